@@ -1,0 +1,184 @@
+// Package loadgen drives one MCP session with echo calls, closed loop at a
+// fixed number of calls in flight, and measures throughput, latency and the
+// server's CPU time and memory over a timed window after a warm-up.
+package loadgen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/weftmcp/weft/bench/internal/proc"
+)
+
+// stallGrace is how long past its planned end a run may take (waiting for
+// the last calls) before it is declared stalled.
+const stallGrace = 30 * time.Second
+
+// errStalled is the cause given to calls still waiting when a run stalls.
+var errStalled = errors.New("the server stopped answering within the run's time limit")
+
+// Options sets the shape of a run.
+type Options struct {
+	// InFlight is how many calls are outstanding at every moment (at least 1):
+	// that many workers each send a call as soon as their last one is answered.
+	InFlight int
+	// Warmup is how long calls run before measuring starts.
+	Warmup time.Duration
+	// Window is how long the measurement lasts.
+	Window time.Duration
+}
+
+// Session is an initialized MCP session whose Echo call checks its answer;
+// it must be safe for concurrent use.
+type Session interface {
+	Echo(ctx context.Context, text string) error
+}
+
+// Server reads the CPU time and memory of the server process under load.
+type Server interface {
+	Stats() (proc.Stats, error)
+}
+
+// Result is what one run measured.
+type Result struct {
+	// Sent is how many calls were sent over the whole run, warm-up included.
+	Sent int64
+	// Checked is how many answers arrived and were verified correct; a run
+	// that returns without error has Checked == Sent.
+	Checked int64
+	// Requests is how many calls were answered inside the window.
+	Requests int64
+	// Window is the measured window's actual length.
+	Window time.Duration
+	// PerSecond is Requests divided by Window.
+	PerSecond float64
+	// P50 and P99 are latency percentiles (nearest rank) of the calls
+	// answered inside the window, each timed from send to verified answer.
+	P50, P99 time.Duration
+	// CPUPerRequest is the server's CPU time over the window divided by Requests.
+	CPUPerRequest time.Duration
+	// PeakRSS is the server's peak resident set size at the window's end, in bytes.
+	PeakRSS int64
+}
+
+// call is one answered call's timing.
+type call struct {
+	start, end time.Time
+}
+
+// Run loads session (served by server) as opt says and reports what it
+// measured. It fails on the first call whose answer is missing or wrong.
+func Run(ctx context.Context, session Session, server Server, opt Options) (Result, error) {
+	if opt.InFlight < 1 || opt.Warmup < 0 || opt.Window <= 0 {
+		return Result{}, fmt.Errorf("a run needs at least 1 call in flight and a positive window; got %d in flight, warm-up %s, window %s", opt.InFlight, opt.Warmup, opt.Window)
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, opt.Warmup+opt.Window+stallGrace, errStalled)
+	defer cancel()
+
+	var (
+		stopping      atomic.Bool
+		sent, checked atomic.Int64
+		workers       sync.WaitGroup
+		failures      = make(chan error, opt.InFlight)
+		calls         = make([][]call, opt.InFlight)
+	)
+	for w := range opt.InFlight {
+		workers.Go(func() {
+			prefix := "w" + strconv.Itoa(w) + "-"
+			local := make([]call, 0, 1024)
+			for seq := 0; !stopping.Load(); seq++ {
+				text := prefix + strconv.Itoa(seq)
+				start := time.Now()
+				sent.Add(1)
+				if err := session.Echo(ctx, text); err != nil {
+					failures <- err
+					cancel()
+					break
+				}
+				local = append(local, call{start: start, end: time.Now()})
+				checked.Add(1)
+			}
+			calls[w] = local
+		})
+	}
+
+	before, windowStart, after, windowEnd, phaseErr := measureWindow(ctx, server, opt)
+	stopping.Store(true)
+	workers.Wait()
+	close(failures)
+	if err := <-failures; err != nil {
+		return Result{}, err
+	}
+	if phaseErr != nil {
+		return Result{}, phaseErr
+	}
+
+	var latencies []time.Duration
+	for _, local := range calls {
+		for _, c := range local {
+			if !c.end.Before(windowStart) && !c.end.After(windowEnd) {
+				latencies = append(latencies, c.end.Sub(c.start))
+			}
+		}
+	}
+	if len(latencies) == 0 {
+		return Result{}, fmt.Errorf("no call was answered within the %s window; lengthen the window", opt.Window)
+	}
+	slices.Sort(latencies)
+	window := windowEnd.Sub(windowStart)
+	n := int64(len(latencies))
+	return Result{
+		Sent:          sent.Load(),
+		Checked:       checked.Load(),
+		Requests:      n,
+		Window:        window,
+		PerSecond:     float64(n) / window.Seconds(),
+		P50:           percentile(latencies, 50),
+		P99:           percentile(latencies, 99),
+		CPUPerRequest: (after.CPU - before.CPU) / time.Duration(n),
+		PeakRSS:       after.PeakRSS,
+	}, nil
+}
+
+// measureWindow waits out the warm-up, then samples the server's stats at
+// the start and end of the window.
+func measureWindow(ctx context.Context, server Server, opt Options) (before proc.Stats, start time.Time, after proc.Stats, end time.Time, err error) {
+	if err = wait(ctx, opt.Warmup); err != nil {
+		return
+	}
+	if before, err = server.Stats(); err != nil {
+		return
+	}
+	start = time.Now()
+	if err = wait(ctx, opt.Window); err != nil {
+		return
+	}
+	end = time.Now()
+	after, err = server.Stats()
+	return
+}
+
+// wait returns after d, or early with an error if ctx ends first.
+func wait(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("the run ended early: %w", context.Cause(ctx))
+	}
+}
+
+// percentile returns the p-th percentile (nearest rank) of sorted, which is
+// not empty.
+func percentile(sorted []time.Duration, p int) time.Duration {
+	rank := (len(sorted)*p + 99) / 100 // ceil(len*p/100)
+	return sorted[max(rank, 1)-1]
+}

@@ -1,0 +1,146 @@
+package loadgen_test
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/weftmcp/weft/bench/internal/loadgen"
+	"github.com/weftmcp/weft/bench/internal/mcpwire"
+	"github.com/weftmcp/weft/bench/internal/proc"
+)
+
+// smoke is a short run: enough calls to exercise every phase, quick under -race.
+var smoke = loadgen.Options{InFlight: 4, Warmup: 100 * time.Millisecond, Window: 300 * time.Millisecond}
+
+// buildBare builds the bare server into a temporary directory.
+func buildBare(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "bare")
+	out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "github.com/weftmcp/weft/bench/servers/bare").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build of the bare server failed: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// checkResult asserts that every call sent was answered and verified, and
+// that the figures are plausible.
+func checkResult(t *testing.T, r loadgen.Result) {
+	t.Helper()
+	t.Logf("%+v", r)
+	if r.Sent == 0 || r.Checked != r.Sent {
+		t.Errorf("sent %d calls but checked %d answers; every answer must be checked", r.Sent, r.Checked)
+	}
+	if r.Requests == 0 || r.Requests > r.Checked {
+		t.Errorf("window counted %d requests out of %d checked", r.Requests, r.Checked)
+	}
+	if want := float64(r.Requests) / r.Window.Seconds(); r.PerSecond != want {
+		t.Errorf("PerSecond = %v, want Requests/Window = %v", r.PerSecond, want)
+	}
+	if r.P50 <= 0 || r.P99 < r.P50 {
+		t.Errorf("latency percentiles p50 %s, p99 %s are not ordered and positive", r.P50, r.P99)
+	}
+	if r.CPUPerRequest < 0 {
+		t.Errorf("server CPU per request %s is negative", r.CPUPerRequest)
+	}
+	if r.PeakRSS < 1<<20 {
+		t.Errorf("server peak RSS %d bytes is implausibly small for a Go process", r.PeakRSS)
+	}
+}
+
+func TestRunBareOverStdio(t *testing.T) {
+	bin := buildBare(t)
+	server, toServer, fromServer, err := proc.StartStdio(proc.Command{Path: bin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	session, err := mcpwire.NewStdio(t.Context(), fromServer, toServer)
+	if err != nil {
+		server.Stop()
+		t.Fatalf("handshake with the bare server over stdio: %v", err)
+	}
+	r, err := loadgen.Run(t.Context(), session, server, smoke)
+	if stopErr := server.Stop(); stopErr != nil {
+		t.Errorf("stopping the bare server: %v", stopErr)
+	}
+	if err != nil {
+		t.Fatalf("run over stdio: %v; server stderr: %s", err, server.Stderr())
+	}
+	checkResult(t, r)
+}
+
+func TestRunBareOverHTTP(t *testing.T) {
+	bin := buildBare(t)
+	server, url, err := proc.StartHTTP(t.Context(), proc.Command{Path: bin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := mcpwire.NewHTTPClient(smoke.InFlight)
+	session, err := mcpwire.DialHTTP(t.Context(), client, url)
+	if err != nil {
+		server.Stop()
+		t.Fatalf("handshake with the bare server over HTTP: %v", err)
+	}
+	if session.ID() == "" {
+		t.Error("the bare server issued no Mcp-Session-Id; it keeps legacy sessions")
+	}
+	r, err := loadgen.Run(t.Context(), session, server, smoke)
+	client.CloseIdleConnections()
+	if stopErr := server.Stop(); stopErr != nil {
+		t.Errorf("stopping the bare server: %v", stopErr)
+	}
+	if err != nil {
+		t.Fatalf("run over HTTP: %v; server stderr: %s", err, server.Stderr())
+	}
+	checkResult(t, r)
+}
+
+// failingSession answers correctly until its limit, then fails every call.
+type failingSession struct {
+	calls, limit atomic.Int64
+}
+
+var errWrongAnswer = errors.New("wrong answer")
+
+func (s *failingSession) Echo(context.Context, string) error {
+	if s.calls.Add(1) > s.limit.Load() {
+		return errWrongAnswer
+	}
+	return nil
+}
+
+// fixedStats is a server whose stats never change.
+type fixedStats struct{}
+
+func (fixedStats) Stats() (proc.Stats, error) { return proc.Stats{PeakRSS: 1 << 20}, nil }
+
+func TestRunStopsOnTheFirstWrongAnswer(t *testing.T) {
+	s := &failingSession{}
+	s.limit.Store(50)
+	opt := loadgen.Options{InFlight: 3, Warmup: time.Hour, Window: time.Hour}
+	done := make(chan error, 1)
+	go func() {
+		_, err := loadgen.Run(t.Context(), s, fixedStats{}, opt)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, errWrongAnswer) {
+			t.Fatalf("Run returned %v, want the session's error %v", err, errWrongAnswer)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run kept going for 10 s after a wrong answer; it must stop at once")
+	}
+}
+
+func TestRunRejectsAnEmptyShape(t *testing.T) {
+	_, err := loadgen.Run(t.Context(), &failingSession{}, fixedStats{}, loadgen.Options{InFlight: 0, Window: time.Second})
+	if err == nil {
+		t.Fatal("Run accepted 0 calls in flight")
+	}
+}
