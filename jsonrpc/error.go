@@ -1,8 +1,10 @@
 package jsonrpc
 
 import (
-	"encoding/json"
+	stdjson "encoding/json"
 	"fmt"
+
+	"github.com/go-json-experiment/json"
 )
 
 // The error codes JSON-RPC 2.0 itself defines.
@@ -14,12 +16,16 @@ const (
 	CodeInternalError  int64 = -32603 // the handler failed unexpectedly
 )
 
+// CodeServerBusy is the implementation-defined code (in JSON-RPC's server
+// error range) with which a Conn refuses a request when its queue is full.
+const CodeServerBusy int64 = -32000
+
 // Error is a JSON-RPC error object. It is both the error member of a Response
 // and a Go error: a handler that returns an *Error sends exactly that object.
 type Error struct {
-	Code    int64           `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
+	Code    int64              `json:"code"`
+	Message string             `json:"message"`
+	Data    stdjson.RawMessage `json:"data,omitzero"`
 }
 
 // Error formats the code and message.

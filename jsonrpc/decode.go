@@ -1,0 +1,434 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// DefaultMaxMessageSize is the largest message, in bytes, that transports
+// accept by default. A larger message is answered with an error and skipped.
+const DefaultMaxMessageSize = 4 << 20
+
+// DecodeError reports bytes that are not a valid JSON-RPC message. It carries
+// the error response the peer should get: Err is -32700 (CodeParseError) when
+// the bytes are not JSON and -32600 (CodeInvalidRequest) when they are JSON
+// but not a valid message.
+type DecodeError struct {
+	// ID is the id of the offending message when it could be read, else NullID
+	// (always NullID for -32700, as JSON-RPC requires).
+	ID ID
+	// IsResponse reports that the message was recognisably a response (it has
+	// "result" or "error" and no "method"). Its ID then names one of the
+	// reader's own calls, so the reader must not answer it: it fails that call.
+	IsResponse bool
+	// Err is the error object to send back.
+	Err *Error
+}
+
+// Error describes what is wrong with the message.
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("jsonrpc: invalid message (code %d): %s", e.Err.Code, e.Err.Message)
+}
+
+// Unwrap returns the error object, so errors.As finds the *Error.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// DecodeMessage decodes exactly one JSON-RPC message: an object (a *Request or
+// a *Response) or a non-empty array (a Batch). It is strict: "jsonrpc" must be
+// "2.0", member names are case-sensitive, duplicate member names at any depth
+// and invalid UTF-8 are rejected, ids must be strings or integers, params
+// must be an object or an array, and a response has exactly one of result and
+// error. Members it does not know are ignored.
+//
+// The returned message shares memory with data (raw params, results and error
+// data are sub-slices of it): the caller must not modify data afterwards.
+// Failures are *DecodeError. To decode many messages, use a Decoder.
+func DecodeMessage(data []byte) (Message, error) {
+	var d Decoder
+	return d.Decode(data)
+}
+
+// Decoder decodes messages exactly as DecodeMessage does, but keeps its
+// working memory (the parser's state and the record of member names that
+// detects duplicates) from one message to the next, so a stream that decodes
+// many messages allocates little. The zero value is ready to use. A Decoder
+// must not be used by two goroutines at once.
+type Decoder struct {
+	in  bytes.Buffer // wraps the current input, so jsontext reads it in place
+	dec jsontext.Decoder
+}
+
+// Decode decodes one message; see DecodeMessage.
+func (d *Decoder) Decode(data []byte) (Message, error) {
+	d.in = *bytes.NewBuffer(data)
+	dec := &d.dec
+	dec.Reset(&d.in)
+	var msg Message
+	var derr *DecodeError
+	switch dec.PeekKind() {
+	case '{':
+		var f fields
+		if err := f.read(dec); err != nil {
+			return nil, syntaxError(err, &f)
+		}
+		msg, derr = f.message()
+	case '[':
+		msg, derr = readBatch(dec)
+	default:
+		v, err := dec.ReadValue()
+		switch {
+		case err == io.EOF:
+			return nil, &DecodeError{ID: NullID, Err: NewError(CodeParseError, "invalid JSON: the message is empty")}
+		case err != nil:
+			return nil, syntaxError(err, nil)
+		}
+		derr = invalid(NullID, "a message must be a JSON object or array, not %s", kindName(v.Kind()))
+	}
+	if derr != nil && derr.Err.Code == CodeParseError {
+		return nil, derr
+	}
+	// Anything after the value, even valid JSON, makes the bytes invalid JSON text.
+	if _, err := dec.ReadToken(); err != io.EOF {
+		if err == nil {
+			err = errors.New("unexpected data after the JSON value")
+		}
+		return nil, syntaxError(err, nil)
+	}
+	if derr != nil {
+		return nil, derr
+	}
+	return msg, nil
+}
+
+// fields collects the members of one message object as it is read.
+type fields struct {
+	hasVersion, hasID, hasMethod, hasParams, hasResult, hasError bool
+
+	id     ID
+	method string
+	params jsontext.Value
+	result jsontext.Value
+	err    *Error
+
+	problem string // the first thing found wrong with a member, if any
+}
+
+// read consumes one object from dec. It returns only syntax errors (and
+// duplicate names, which jsontext reports the same way); problems with the
+// message's shape are noted in f.problem so that reading can go on, recover
+// the id and find any later syntax error.
+func (f *fields) read(dec *jsontext.Decoder) error {
+	if _, err := dec.ReadToken(); err != nil { // '{'
+		return err
+	}
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		switch string(canonicalName(name)) {
+		case `"jsonrpc"`:
+			err = f.readVersion(dec)
+		case `"id"`:
+			err = f.readID(dec)
+		case `"method"`:
+			err = f.readMethod(dec)
+		case `"params"`:
+			err = f.readParams(dec)
+		case `"result"`:
+			f.hasResult = true
+			f.result, err = dec.ReadValue()
+		case `"error"`:
+			f.hasError = true
+			err = f.readError(dec)
+		default:
+			err = dec.SkipValue()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	_, err := dec.ReadToken() // '}'
+	return err
+}
+
+func (f *fields) readVersion(dec *jsontext.Decoder) error {
+	f.hasVersion = true
+	v, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	if string(v) != `"2.0"` && !(v.Kind() == '"' && unquote(v) == "2.0") {
+		f.note(`member "jsonrpc" must be "2.0"`)
+	}
+	return nil
+}
+
+func (f *fields) readID(dec *jsontext.Decoder) error {
+	f.hasID = true
+	v, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	id, perr := parseID(v)
+	if perr != nil {
+		f.note("%s", perr)
+		return nil
+	}
+	f.id = id
+	return nil
+}
+
+func (f *fields) readMethod(dec *jsontext.Decoder) error {
+	f.hasMethod = true
+	v, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	if v.Kind() != '"' {
+		f.note(`member "method" must be a string, not %s`, kindName(v.Kind()))
+		return nil
+	}
+	f.method = unquote(v)
+	return nil
+}
+
+func (f *fields) readParams(dec *jsontext.Decoder) error {
+	f.hasParams = true
+	v, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	if k := v.Kind(); k != '{' && k != '[' {
+		f.note(`member "params" must be an object or an array, not %s`, kindName(k))
+		return nil
+	}
+	f.params = v
+	return nil
+}
+
+// readError reads the error member token by token, in the same pass.
+func (f *fields) readError(dec *jsontext.Decoder) error {
+	if k := dec.PeekKind(); k != '{' {
+		if k != 0 {
+			f.note(`member "error" must be an object, not %s`, kindName(k))
+		}
+		return dec.SkipValue()
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	e := &Error{}
+	var hasCode, hasMessage bool
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		v, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		switch string(canonicalName(name)) {
+		case `"code"`:
+			hasCode = true
+			code, ok := parseInt64(v)
+			if !ok {
+				f.note(`member "code" of "error" must be an integer, not %s`, truncate(v, 40))
+			}
+			e.Code = code
+		case `"message"`:
+			hasMessage = true
+			if v.Kind() != '"' {
+				f.note(`member "message" of "error" must be a string, not %s`, kindName(v.Kind()))
+			} else {
+				e.Message = unquote(v)
+			}
+		case `"data"`:
+			e.Data = []byte(v)
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	switch {
+	case !hasCode:
+		f.note(`member "error" must have an integer "code"`)
+	case !hasMessage:
+		f.note(`member "error" must have a string "message"`)
+	}
+	f.err = e
+	return nil
+}
+
+// note records the first problem found.
+func (f *fields) note(format string, args ...any) {
+	if f.problem == "" {
+		f.problem = fmt.Sprintf(format, args...)
+	}
+}
+
+// looksLikeResponse reports whether the object, valid or not, is a response.
+func (f *fields) looksLikeResponse() bool {
+	return !f.hasMethod && (f.hasResult || f.hasError)
+}
+
+// message turns the members into a message, or explains why they are not one.
+func (f *fields) message() (Message, *DecodeError) {
+	problem := f.problem
+	switch {
+	case problem != "":
+	case !f.hasVersion:
+		problem = `member "jsonrpc" is missing; it must be "2.0"`
+	case f.hasMethod && f.hasResult:
+		problem = `a message must not have both "method" and "result"`
+	case f.hasMethod && f.hasError:
+		problem = `a message must not have both "method" and "error"`
+	case f.hasMethod && f.hasID && f.id.IsNull():
+		problem = `the id of a request must not be null`
+	case f.hasMethod:
+		return &Request{ID: f.id, Method: f.method, Params: []byte(f.params)}, nil
+	case f.hasResult && f.hasError:
+		problem = `a response must not have both "result" and "error"`
+	case f.hasResult && (!f.hasID || f.id.IsNull()):
+		problem = `a response with a "result" must have a string or integer "id"`
+	case f.hasResult:
+		return &Response{ID: f.id, Result: []byte(f.result)}, nil
+	case f.hasError && !f.hasID:
+		// Newer MCP schemas let an error response omit the id; it means
+		// what JSON-RPC's null id means.
+		return &Response{ID: NullID, Error: f.err}, nil
+	case f.hasError:
+		return &Response{ID: f.id, Error: f.err}, nil
+	default:
+		problem = `member "method" is missing (a request needs "method"; a response needs "result" or "error")`
+	}
+	id := f.id
+	if !id.IsValid() {
+		id = NullID
+	}
+	derr := invalid(id, "%s", problem)
+	derr.IsResponse = f.looksLikeResponse()
+	return nil, derr
+}
+
+// readBatch reads a non-empty array of message objects.
+func readBatch(dec *jsontext.Decoder) (Message, *DecodeError) {
+	if _, err := dec.ReadToken(); err != nil { // '['
+		return nil, syntaxError(err, nil)
+	}
+	var batch Batch
+	var problem *DecodeError
+	for i := 0; dec.PeekKind() != ']'; i++ {
+		if k := dec.PeekKind(); k != '{' {
+			if err := dec.SkipValue(); err != nil {
+				return nil, syntaxError(err, nil)
+			}
+			if problem == nil {
+				problem = invalid(NullID, "batch element %d must be an object, not %s", i, kindName(k))
+			}
+			continue
+		}
+		var f fields
+		if err := f.read(dec); err != nil {
+			return nil, syntaxError(err, nil)
+		}
+		msg, derr := f.message()
+		if derr != nil {
+			if problem == nil {
+				problem = invalid(NullID, "batch element %d: %s", i, derr.Err.Message)
+			}
+			continue
+		}
+		batch = append(batch, msg)
+	}
+	if _, err := dec.ReadToken(); err != nil { // ']'
+		return nil, syntaxError(err, nil)
+	}
+	switch {
+	case problem != nil:
+		return nil, problem
+	case len(batch) == 0:
+		return nil, invalid(NullID, "an empty array is not a valid message")
+	}
+	return batch, nil
+}
+
+// syntaxError converts an error from jsontext into a *DecodeError. A
+// duplicate member name is reported as -32600 (the text is JSON, but not an
+// acceptable message); anything else is -32700. f, when not nil, holds the
+// members read so far, to recover the id of a message with a duplicate name.
+func syntaxError(err error, f *fields) *DecodeError {
+	var serr *jsontext.SyntacticError
+	if errors.As(err, &serr) && serr.Err == jsontext.ErrDuplicateName {
+		name := serr.JSONPointer.LastToken()
+		where := serr.JSONPointer.Parent()
+		id := NullID
+		if f != nil && f.id.IsValid() && !(where == "" && name == "id") {
+			id = f.id
+		}
+		derr := invalid(id, "duplicate member %q", name)
+		if where != "" {
+			derr = invalid(id, "duplicate member %q in %s", name, where)
+		}
+		derr.IsResponse = f != nil && f.looksLikeResponse()
+		return derr
+	}
+	var msg string
+	switch {
+	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
+		msg = "invalid JSON: the input ends before the JSON value is complete"
+	case serr != nil && serr.Err != nil:
+		msg = fmt.Sprintf("invalid JSON at byte %d: %v", serr.ByteOffset, serr.Err)
+	default:
+		msg = "invalid JSON: " + err.Error()
+	}
+	return &DecodeError{ID: NullID, Err: &Error{Code: CodeParseError, Message: msg}}
+}
+
+// invalid returns a -32600 *DecodeError.
+func invalid(id ID, format string, args ...any) *DecodeError {
+	return &DecodeError{ID: id, Err: NewError(CodeInvalidRequest, format, args...)}
+}
+
+// canonicalName returns a quoted member name in the form the switch
+// statements compare against: unchanged unless it contains escapes.
+func canonicalName(name jsontext.Value) []byte {
+	if bytes.IndexByte(name, '\\') < 0 {
+		return name
+	}
+	q, _ := jsontext.AppendQuote(nil, unquote(name)) // valid UTF-8: the decoder checked it
+	return q
+}
+
+// unquote returns the content of a JSON string the decoder has validated.
+func unquote(v jsontext.Value) string {
+	if bytes.IndexByte(v, '\\') < 0 {
+		return string(v[1 : len(v)-1])
+	}
+	s, _ := jsontext.AppendUnquote(nil, v) // cannot fail: the decoder validated v
+	return string(s)
+}
+
+// kindName names a JSON kind for error messages.
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	}
+	return "nothing"
+}

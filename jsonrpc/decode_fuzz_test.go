@@ -1,0 +1,110 @@
+package jsonrpc_test
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/weftmcp/weft/jsonrpc"
+)
+
+// FuzzDecode checks that the decoder never panics, fails only with a
+// *DecodeError carrying -32700 or -32600, and that whatever it accepts
+// encodes without a line break and decodes back to an equal message.
+func FuzzDecode(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}`,
+		`{"jsonrpc":"2.0","id":"abc","method":"tools/call","params":{"name":"x","arguments":{"a":[1,2.5e3,"s",null,true]}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":[1,2]}`,
+		`{"jsonrpc":"2.0","id":-9223372036854775808,"result":{"content":[{"type":"text","text":"é\u2028"}]}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error","data":{"at":[1]}}}`,
+		`{"jsonrpc":"2.0","error":{"code":-32600,"message":"x"}}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"b"},{"jsonrpc":"2.0","id":2,"result":null}]`,
+		`{"json\u0072pc":"2\u002e0","id":"\u0031","method":"\ud83d\ude00"}`,
+		"{\"jsonrpc\":\"2.0\",\n \"id\" : 3 ,\"method\":\"m\",\"params\":{ \"a\" : [ ] }}\r\n",
+		`{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1,"a":2}}`,
+		`{"jsonrpc":"1.0","id":1,"method":"m"}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"m"}`,
+		`{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":"m"}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"m"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"m","params":"s"}`,
+		`[]`, `[1]`, `[[]]`, `"s"`, `null`, ``, `{`, `{"a":}`, "{\"jsonrpc\":\"2.0\",\"method\":\"\xff\"}",
+		`{"jsonrpc":"2.0","method":"m"} {}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		msg, err := jsonrpc.DecodeMessage(data)
+		if err != nil {
+			var de *jsonrpc.DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("DecodeMessage(%q) failed with %T %v; want a *DecodeError", data, err, err)
+			}
+			if de.Err.Code != jsonrpc.CodeParseError && de.Err.Code != jsonrpc.CodeInvalidRequest {
+				t.Fatalf("DecodeMessage(%q): code %d", data, de.Err.Code)
+			}
+			if !de.ID.IsValid() || (de.Err.Code == jsonrpc.CodeParseError && !de.ID.IsNull()) {
+				t.Fatalf("DecodeMessage(%q): id %s with code %d", data, de.ID, de.Err.Code)
+			}
+			return
+		}
+		enc, err := jsonrpc.EncodeMessage(msg)
+		if err != nil {
+			t.Fatalf("decoded %q but cannot encode it: %v", data, err)
+		}
+		if bytes.ContainsAny(enc, "\r\n") {
+			t.Fatalf("encoding of %q contains a line break: %q", data, enc)
+		}
+		back, err := jsonrpc.DecodeMessage(enc)
+		if err != nil {
+			t.Fatalf("re-encoding of %q does not decode: %q: %v", data, enc, err)
+		}
+		if !equalMessages(msg, back) {
+			t.Fatalf("round trip changed the message:\n in %q\nout %q\n  %s\n  %s", data, enc, describe(msg), describe(back))
+		}
+		if enc2, err := jsonrpc.EncodeMessage(back); err != nil || !bytes.Equal(enc, enc2) {
+			t.Fatalf("encoding is not stable: %q then %q (%v)", enc, enc2, err)
+		}
+	})
+}
+
+// equalMessages compares two messages, raw JSON values by their compact form.
+func equalMessages(a, b jsonrpc.Message) bool {
+	switch a := a.(type) {
+	case *jsonrpc.Request:
+		b, ok := b.(*jsonrpc.Request)
+		return ok && a.ID == b.ID && a.Method == b.Method && sameJSON(a.Params, b.Params)
+	case *jsonrpc.Response:
+		b, ok := b.(*jsonrpc.Response)
+		if !ok || a.ID != b.ID || !sameJSON(a.Result, b.Result) || (a.Error == nil) != (b.Error == nil) {
+			return false
+		}
+		return a.Error == nil || (a.Error.Code == b.Error.Code && a.Error.Message == b.Error.Message && sameJSON(a.Error.Data, b.Error.Data))
+	case jsonrpc.Batch:
+		b, ok := b.(jsonrpc.Batch)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !equalMessages(a[i], b[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// sameJSON reports whether two raw values are the same JSON text once
+// compacted (nil and empty are both "absent").
+func sameJSON(a, b []byte) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	ca, errA := jsontext.AppendFormat(nil, a)
+	cb, errB := jsontext.AppendFormat(nil, b)
+	return errA == nil && errB == nil && bytes.Equal(ca, cb)
+}

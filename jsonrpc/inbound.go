@@ -1,0 +1,330 @@
+package jsonrpc
+
+import (
+	"context"
+	stdjson "encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// inbound is an incoming request accepted for handling: queued or running.
+// It is also the handler's context: the embedded context is cancelled by
+// CancelInbound and Close, and Value answers InboundID.
+type inbound struct {
+	context.Context
+	req    *Request
+	cancel context.CancelFunc
+	batch  *batchReply // the batch it arrived in, or nil
+
+	// Guarded by Conn.mu.
+	canceled   bool // CancelInbound was called: the response is suppressed
+	queued     bool
+	prev, next *inbound // links in Conn.queue
+}
+
+// Value returns the request's ID for the InboundID key and defers to the
+// embedded context for any other key.
+func (in *inbound) Value(key any) any {
+	if _, ok := key.(inboundKey); ok {
+		return in.req.ID
+	}
+	return in.Context.Value(key)
+}
+
+// inboundQueue is a FIFO of requests waiting for a handler slot. It is
+// intrusive, so a cancelled request leaves it in constant time.
+type inboundQueue struct {
+	head, tail *inbound
+	len        int
+}
+
+func (q *inboundQueue) push(in *inbound) {
+	in.queued, in.prev, in.next = true, q.tail, nil
+	if q.tail == nil {
+		q.head = in
+	} else {
+		q.tail.next = in
+	}
+	q.tail = in
+	q.len++
+}
+
+func (q *inboundQueue) pop() *inbound {
+	in := q.head
+	if in != nil {
+		q.remove(in)
+	}
+	return in
+}
+
+func (q *inboundQueue) remove(in *inbound) {
+	if in.prev == nil {
+		q.head = in.next
+	} else {
+		in.prev.next = in.next
+	}
+	if in.next == nil {
+		q.tail = in.prev
+	} else {
+		in.next.prev = in.prev
+	}
+	in.queued, in.prev, in.next = false, nil, nil
+	q.len--
+}
+
+// batchReply gathers the responses to the requests of one incoming batch,
+// which are sent back together as one batch. Guarded by Conn.mu.
+type batchReply struct {
+	remaining int // accepted requests not yet finished, plus one for the dispatcher
+	responses Batch
+}
+
+// accept registers an incoming request and starts or queues its handler. It
+// returns an immediate error response when the request cannot be accepted
+// (its id is in use, or the queue is full), and nil otherwise.
+func (c *Conn) accept(req *Request, batch *batchReply) *Response {
+	ctx, cancel := context.WithCancel(context.Background())
+	in := &inbound{Context: ctx, req: req, cancel: cancel, batch: batch}
+	c.mu.Lock()
+	var reject *Error
+	switch _, dup := c.inbound[req.ID.raw]; {
+	case c.closing:
+	case dup:
+		reject = NewError(CodeInvalidRequest, "request id %s is already in use by a request that has not been answered yet", req.ID)
+	case c.running >= c.maxInFlight && c.queue.len >= c.maxQueued:
+		reject = NewError(CodeServerBusy, "server busy: %d requests are running and %d are waiting; retry later", c.running, c.queue.len)
+	default:
+		c.inbound[req.ID.raw] = in
+		if batch != nil {
+			batch.remaining++
+		}
+		if c.running < c.maxInFlight {
+			c.running++
+			if c.idle > 0 {
+				c.idle--
+				c.mu.Unlock()
+				c.handoff <- in // buffered beyond the idle count: never blocks
+				return nil
+			}
+			c.mu.Unlock()
+			go c.work(in)
+			return nil
+		}
+		c.queue.push(in)
+		c.mu.Unlock()
+		return nil
+	}
+	c.mu.Unlock()
+	cancel()
+	if reject == nil {
+		return nil
+	}
+	return &Response{ID: req.ID, Error: reject}
+}
+
+// work serves in, then queued requests; when there are none it waits as an
+// idle worker, or ends if enough workers are idle already.
+func (c *Conn) work(in *inbound) {
+	for in != nil {
+		c.serve(in)
+		in = c.nextInbound()
+	}
+}
+
+// nextInbound takes the next queued request, or gives up the handler slot
+// and waits for a handoff as an idle worker. It returns nil when the worker
+// should end.
+func (c *Conn) nextInbound() *inbound {
+	c.mu.Lock()
+	if !c.closing {
+		if in := c.queue.pop(); in != nil {
+			c.mu.Unlock()
+			return in
+		}
+	}
+	c.running--
+	if c.running == 0 && c.queue.len == 0 && c.drained != nil {
+		close(c.drained)
+		c.drained = nil
+	}
+	if c.closing || c.idle >= maxIdleWorkers {
+		c.mu.Unlock()
+		return nil
+	}
+	c.idle++
+	c.mu.Unlock()
+	select {
+	case in := <-c.handoff:
+		return in
+	case <-c.ctx.Done():
+		return nil
+	}
+}
+
+// serve runs the handler of one request and sends its response, unless the
+// request was cancelled meanwhile or the connection is closing.
+func (c *Conn) serve(in *inbound) {
+	defer in.cancel()
+	resp := &Response{ID: in.req.ID}
+	resp.Result, resp.Error = c.runHandler(in)
+
+	c.mu.Lock()
+	answer := !in.canceled && !c.closing
+	if answer {
+		delete(c.inbound, in.req.ID.raw)
+	}
+	c.mu.Unlock()
+
+	if in.batch != nil {
+		if !answer {
+			resp = nil
+		}
+		c.batchPartDone(in.batch, resp)
+		return
+	}
+	if !answer {
+		return
+	}
+	if err := c.writeResponse(in, resp); err != nil && c.ctx.Err() == nil {
+		c.logger.Warn("jsonrpc: could not send a response", "method", in.req.Method, "id", in.req.ID, "error", err)
+	}
+}
+
+// runHandler calls the handler and turns its outcome into a result or an
+// error object. A panic is contained to this request.
+func (c *Conn) runHandler(in *inbound) (result stdjson.RawMessage, rerr *Error) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.logger.Error("jsonrpc: request handler panicked", "method", in.req.Method, "id", in.req.ID,
+				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			result, rerr = nil, NewError(CodeInternalError, "internal error: handler for %s panicked", in.req.Method)
+		}
+	}()
+	v, err := c.handler.Handle(in, in.req)
+	if err != nil {
+		return nil, c.errorObject(in.req, err)
+	}
+	raw, err := marshalResult(v)
+	if err != nil {
+		c.logger.Error("jsonrpc: cannot encode a handler's result", "method", in.req.Method, "id", in.req.ID, "error", err)
+		return nil, NewError(CodeInternalError, "internal error: cannot encode the result of %s: %v", in.req.Method, err)
+	}
+	return raw, nil
+}
+
+// errorObject converts a handler's error into the error object to send.
+func (c *Conn) errorObject(req *Request, err error) *Error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return &Error{Code: CodeInternalError, Message: err.Error()}
+	}
+	if len(e.Data) > 0 && !jsontext.Value(e.Data).IsValid() {
+		c.logger.Error("jsonrpc: a handler's error data is not valid JSON; sending the error without it",
+			"method", req.Method, "id", req.ID)
+		return &Error{Code: e.Code, Message: e.Message}
+	}
+	return e
+}
+
+// marshalResult encodes a handler's result for the wire.
+func marshalResult(v any) (stdjson.RawMessage, error) {
+	var raw []byte
+	switch r := v.(type) {
+	case stdjson.RawMessage:
+		raw = r
+	case jsontext.Value:
+		raw = r
+	default:
+		return json.Marshal(v)
+	}
+	switch {
+	case raw == nil:
+		return stdjson.RawMessage("null"), nil
+	case !jsontext.Value(raw).IsValid():
+		return nil, fmt.Errorf("the raw result is not valid JSON")
+	}
+	return raw, nil
+}
+
+// handleNotification runs the handler of a notification on the read loop.
+func (c *Conn) handleNotification(req *Request) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.logger.Error("jsonrpc: notification handler panicked", "method", req.Method,
+				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		}
+	}()
+	if _, err := c.handler.Handle(c.ctx, req); err != nil {
+		c.logger.Debug("jsonrpc: notification handler failed", "method", req.Method, "error", err)
+	}
+}
+
+// CancelInbound cancels the incoming request with id: a queued request will
+// not run; a running handler's context is cancelled; either way no response
+// is sent. It reports false, doing nothing, when no request with that id is
+// queued or running (unknown, or already answered).
+func (c *Conn) CancelInbound(id ID) bool {
+	c.mu.Lock()
+	in := c.inbound[id.raw]
+	if in == nil {
+		c.mu.Unlock()
+		return false
+	}
+	delete(c.inbound, id.raw)
+	in.canceled = true
+	wasQueued := in.queued
+	if wasQueued {
+		c.queue.remove(in)
+	}
+	c.mu.Unlock()
+	in.cancel()
+	if wasQueued && in.batch != nil {
+		c.batchPartDone(in.batch, nil)
+	}
+	return true
+}
+
+// dispatchBatch handles an incoming batch, if batches are allowed: responses
+// are delivered, notifications handled in order, and requests dispatched;
+// their responses go back as one batch once all are done.
+func (c *Conn) dispatchBatch(b Batch) {
+	if c.allowBatch == nil || !c.allowBatch() {
+		c.reply(&Response{ID: NullID, Error: NewError(CodeInvalidRequest, "batches are not supported by the negotiated protocol version")})
+		return
+	}
+	br := &batchReply{remaining: 1}
+	for _, m := range b {
+		switch m := m.(type) {
+		case *Response:
+			c.deliver(m)
+		case *Request:
+			if m.IsNotification() {
+				c.handleNotification(m)
+			} else if reject := c.accept(m, br); reject != nil {
+				c.mu.Lock()
+				br.responses = append(br.responses, reject)
+				c.mu.Unlock()
+			}
+		}
+	}
+	c.batchPartDone(br, nil)
+}
+
+// batchPartDone records one finished part of a batch (resp nil: nothing to
+// send for it) and sends the batch reply when it was the last.
+func (c *Conn) batchPartDone(b *batchReply, resp *Response) {
+	c.mu.Lock()
+	if resp != nil {
+		b.responses = append(b.responses, resp)
+	}
+	b.remaining--
+	send := b.remaining == 0 && len(b.responses) > 0
+	c.mu.Unlock()
+	if send {
+		c.reply(b.responses)
+	}
+}

@@ -1,0 +1,52 @@
+package mcp
+
+import (
+	"testing"
+
+	"github.com/go-json-experiment/json"
+)
+
+// The per-call hot path: a modern tools/call request in, a result out.
+
+func BenchmarkDecodeModernCallToolParams(b *testing.B) {
+	raw := []byte(toolCallParamsWithProgressToken)
+	b.ReportAllocs()
+	for b.Loop() {
+		var p CallToolParams
+		if err := json.Unmarshal(raw, &p); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := p.Meta.ProtocolVersion(); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := p.Meta.ClientCapabilities(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEncodeCallToolResult(b *testing.B) {
+	r := &CallToolResult{
+		Result:            Result{ResultType: ResultComplete},
+		Content:           Contents{&TextContent{Text: "Current weather in New York: 72°F, partly cloudy"}},
+		StructuredContent: []byte(`{"temperature":22.5,"conditions":"Partly cloudy"}`),
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := json.Marshal(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDecodeCallToolResult(b *testing.B) {
+	raw := []byte(`{"resultType":"complete","content":[{"type":"text","text":"Current weather in New York: 72°F"},
+		{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}],"structuredContent":{"temperature":22.5}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		var r CallToolResult
+		if err := json.Unmarshal(raw, &r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

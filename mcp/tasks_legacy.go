@@ -1,0 +1,128 @@
+package mcp
+
+import (
+	stdjson "encoding/json"
+	"fmt"
+
+	"github.com/go-json-experiment/json"
+)
+
+// This file holds the experimental tasks of protocol 2025-11-25 (tasks v1).
+// Either side may host tasks: the server for tools/call, the client for
+// sampling/createMessage and elicitation/create.
+
+// TaskMetadata is the task request parameter of 2025-11-25: its presence
+// asks for the request to run as a task.
+type TaskMetadata struct {
+	// TTL is the requested retention in milliseconds from creation; nil
+	// leaves it to the receiver.
+	TTL *int64 `json:"ttl,omitzero"`
+}
+
+// RelatedTaskMetadata is the value of _meta[MetaRelatedTask]: the task a
+// message belongs to.
+type RelatedTaskMetadata struct {
+	TaskID string `json:"taskId"`
+}
+
+// Task is a 2025-11-25 task's state.
+type Task struct {
+	TaskID        string     `json:"taskId"`
+	Status        TaskStatus `json:"status"`
+	StatusMessage string     `json:"statusMessage,omitempty"`
+	// CreatedAt and LastUpdatedAt are ISO 8601 timestamps.
+	CreatedAt     string `json:"createdAt"`
+	LastUpdatedAt string `json:"lastUpdatedAt"`
+	// TTL is the actual retention in milliseconds from creation. Always
+	// encoded: nil is null, meaning unlimited.
+	TTL *int64 `json:"ttl"`
+	// PollInterval suggests milliseconds between polls.
+	PollInterval *int64 `json:"pollInterval,omitzero"`
+}
+
+// CreateTaskResult answers a task-augmented request in 2025-11-25: the task,
+// nested under "task". It has no discriminator; a client recognises it by
+// the task member (see ResultTypeOf). For tools/call its _meta may carry
+// MetaModelImmediateResponse.
+type CreateTaskResult struct {
+	Result
+	Task Task `json:"task"`
+}
+
+// GetTaskResult answers tasks/get in 2025-11-25: the task, flat.
+type GetTaskResult struct {
+	Result
+	Task
+}
+
+// CancelTaskResult answers tasks/cancel in 2025-11-25: the task, flat, in
+// status cancelled. Cancelling a terminal task is -32602.
+type CancelTaskResult struct {
+	Result
+	Task
+}
+
+// GetTaskPayloadParams are the params of tasks/result (2025-11-25), which
+// blocks until the task is terminal and then answers exactly what the
+// underlying request would have: its result (see WithRelatedTask) or its
+// JSON-RPC error.
+type GetTaskPayloadParams struct {
+	RequestParams
+	TaskID string `json:"taskId"`
+}
+
+// ListTasksParams are the params of tasks/list (2025-11-25).
+type ListTasksParams = PaginatedParams
+
+// ListTasksResult answers tasks/list (2025-11-25).
+type ListTasksResult struct {
+	Result
+	NextCursor string `json:"nextCursor,omitempty"`
+	Tasks      []Task `json:"tasks"`
+}
+
+// TaskStatusNotificationParams are the params of notifications/tasks/status
+// (2025-11-25): the task, flat. Receivers need not send it.
+type TaskStatusNotificationParams struct {
+	NotificationParams
+	Task
+}
+
+// WithRelatedTask returns the raw result object with
+// _meta[MetaRelatedTask] set to taskID, as a 2025-11-25 tasks/result answer
+// must carry it. Other members, and other _meta members, are kept in order.
+func WithRelatedTask(result stdjson.RawMessage, taskID string) (stdjson.RawMessage, error) {
+	related, err := json.Marshal(RelatedTaskMetadata{TaskID: taskID})
+	if err != nil {
+		return nil, fmt.Errorf("related-task metadata could not be encoded: %w", err)
+	}
+	var members []member
+	if err := json.Unmarshal(result, (*orderedObject)(&members)); err != nil {
+		return nil, fmt.Errorf("task result is not a JSON object: %w", err)
+	}
+	found := false
+	for i := range members {
+		if members[i].name != "_meta" {
+			continue
+		}
+		found = true
+		var meta []member
+		if err := json.Unmarshal(members[i].value, (*orderedObject)(&meta)); err != nil {
+			return nil, fmt.Errorf("task result's _meta is not a JSON object: %w", err)
+		}
+		meta = setMember(meta, MetaRelatedTask, related)
+		v, err := json.Marshal((*orderedObject)(&meta))
+		if err != nil {
+			return nil, err
+		}
+		members[i].value = v
+	}
+	if !found {
+		v, err := json.Marshal((*orderedObject)(&[]member{{MetaRelatedTask, related}}))
+		if err != nil {
+			return nil, err
+		}
+		members = append(members, member{"_meta", v})
+	}
+	return json.Marshal((*orderedObject)(&members))
+}
