@@ -1,0 +1,208 @@
+package tasks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/weftmcp/weft/jsonrpc"
+)
+
+// Execution leases. The instance running a task owns it (Record.Owner) until
+// LeaseExpiresAt and renews the lease every heartbeat. Every instance's
+// sweep looks for lapsed leases and applies the task's Policy: fail it, or
+// take it over and run it again. Every write the runtime makes on behalf of
+// a run checks that its instance is still the owner, and compare-and-swap
+// makes that check atomic, so a task has at most one writer.
+
+// heartbeatLoop renews the leases of this instance's runs every heartbeat
+// until ctx ends.
+func (r *Runtime) heartbeatLoop(ctx context.Context) {
+	defer close(r.beatsDone)
+	ticker := time.NewTicker(r.cfg.heartbeat)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+			for _, rn := range r.liveRuns() {
+				r.renew(ctx, rn)
+			}
+		}
+	}
+}
+
+// liveRuns returns the launched runs whose handlers have not been stopped.
+func (r *Runtime) liveRuns() []*run {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	runs := make([]*run, 0, len(r.runs))
+	for _, rn := range r.runs {
+		rn.mu.Lock()
+		launched := rn.launched
+		rn.mu.Unlock()
+		if launched && rn.ctx.Err() == nil {
+			runs = append(runs, rn)
+		}
+	}
+	return runs
+}
+
+// renew extends the run's lease. If the task was cancelled, deleted or taken
+// over meanwhile, it stops the run instead; if the store cannot be reached
+// until the lease would lapse, it stops the run too, since another instance
+// may then take the task over.
+func (r *Runtime) renew(ctx context.Context, rn *run) {
+	now := r.now()
+	var seen *Record
+	rec, err := r.mutate(ctx, rn.id, func(rec *Record) error {
+		if rec.Status.Terminal() || rec.Owner != r.cfg.instanceID {
+			seen = rec
+			return errUnchanged
+		}
+		rec.LeaseExpiresAt = now.Add(r.cfg.lease)
+		return nil
+	})
+	switch {
+	case err == nil:
+		rn.mu.Lock()
+		rn.leaseUntil = rec.LeaseExpiresAt
+		rn.mu.Unlock()
+		r.cfg.observer.LeaseRenewed()
+		rn.exec.deliver(rec)
+	case errors.Is(err, errUnchanged):
+		rn.observe(seen, nil)
+	case errors.Is(err, ErrNotFound):
+		rn.observe(nil, err)
+	case ctx.Err() != nil:
+	default:
+		rn.mu.Lock()
+		lapsed := !now.Before(rn.leaseUntil)
+		rn.mu.Unlock()
+		r.log.Warn("tasks: could not renew a task's lease", slog.String("task_id", rn.id),
+			slog.Bool("lapsed", lapsed), slog.Any("error", err))
+		if lapsed {
+			rn.lose(&Record{ID: rn.id, Principal: rn.exec.principal, Method: rn.exec.method, Name: rn.exec.name},
+				fmt.Sprintf("the lease could not be renewed before it lapsed: %v", err))
+		}
+	}
+}
+
+// sweepLeases recovers the tasks whose leases have lapsed.
+func (r *Runtime) sweepLeases(ctx context.Context) {
+	for range maxSweepBatches {
+		ids, err := r.store.LeaseExpired(ctx, r.now(), sweepBatch)
+		if err != nil {
+			if ctx.Err() == nil {
+				r.log.Warn("tasks: could not list lapsed leases; the next sweep tries again", slog.Any("error", err))
+			}
+			return
+		}
+		for _, id := range ids {
+			r.recover(ctx, id)
+		}
+		if len(ids) < sweepBatch {
+			return
+		}
+	}
+}
+
+// recover applies the task's Policy to a task whose lease has lapsed.
+func (r *Runtime) recover(ctx context.Context, id string) {
+	rec, err := r.store.Get(ctx, id)
+	if err != nil {
+		return
+	}
+	now := r.now()
+	if rec.Status.Terminal() || rec.Owner == "" || rec.LeaseExpiresAt.After(now) {
+		return
+	}
+	if rec.Owner == r.cfg.instanceID {
+		if rn := r.localRun(id); rn != nil && rn.ctx.Err() == nil {
+			r.renew(ctx, rn) // our own heartbeat was late, nothing was lost
+			return
+		}
+	}
+	if rec.Policy.Rerun && rec.Runs < rec.Policy.maxRuns() {
+		h, ok := r.handler(rec.Method, rec.Name)
+		if !ok {
+			r.log.Debug("tasks: a lost task waits for an instance that has its handler",
+				slog.String("task_id", id), slog.String("method", rec.Method), slog.String("name", rec.Name))
+			return
+		}
+		r.rerun(ctx, rec, h.fn)
+		return
+	}
+	r.failLost(ctx, rec)
+}
+
+// lapsedFrom returns a check that the record is still unfinished and still
+// held by the lost owner under a lapsed lease, as the sweep saw it.
+func lapsedFrom(lost string, now time.Time) func(*Record) bool {
+	return func(rec *Record) bool {
+		return !rec.Status.Terminal() && rec.Owner == lost && !rec.LeaseExpiresAt.After(now)
+	}
+}
+
+// rerun takes the task over and runs its handler again on this instance.
+func (r *Runtime) rerun(ctx context.Context, rec *Record, fn HandlerFunc) {
+	lost, now := rec.Owner, r.now()
+	stillLapsed := lapsedFrom(lost, now)
+	rn, err := r.newRun(ctx, rec, fn)
+	if err != nil {
+		return // closing, or already running here
+	}
+	taken, err := r.mutate(ctx, rec.ID, func(cur *Record) error {
+		if !stillLapsed(cur) {
+			return errUnchanged
+		}
+		cur.Owner = r.cfg.instanceID
+		cur.LeaseExpiresAt = now.Add(r.cfg.lease)
+		cur.Runs++
+		return nil
+	})
+	if err != nil {
+		rn.abandon()
+		return
+	}
+	rn.exec.runs = taken.Runs
+	r.audit(ctx, "re-run", taken, slog.String("lost_instance", lost), slog.Int("run", taken.Runs))
+	r.cfg.observer.LeaseLost()
+	r.publish(ctx, rec.ID, SignalStatus)
+	rn.launch(taken.LeaseExpiresAt)
+}
+
+// failLost fails a task whose worker was lost.
+func (r *Runtime) failLost(ctx context.Context, rec *Record) {
+	lost, now := rec.Owner, r.now()
+	stillLapsed := lapsedFrom(lost, now)
+	msg := fmt.Sprintf("Task failed: the worker running it (instance %s) was lost; its lease lapsed at %s.",
+		lost, rec.LeaseExpiresAt.UTC().Format(time.RFC3339))
+	if rec.Policy.Rerun {
+		msg += fmt.Sprintf(" It was not run again because it already ran %d times.", rec.Runs)
+	} else {
+		msg += " It was not run again because its handler is not marked safe to repeat."
+	}
+	var was Status
+	failed, err := r.mutate(ctx, rec.ID, func(cur *Record) error {
+		if !stillLapsed(cur) {
+			return errUnchanged
+		}
+		was = cur.Status
+		cur.Status = StatusFailed
+		cur.StatusMessage = msg
+		cur.Error = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
+		cur.UpdatedAt = now
+		return nil
+	})
+	if err != nil {
+		return
+	}
+	r.audit(ctx, "failed", failed, slog.String("reason", msg), slog.String("lost_instance", lost))
+	r.cfg.observer.LeaseLost()
+	r.cfg.observer.TaskTransition(was, StatusFailed)
+	r.publish(ctx, rec.ID, SignalStatus)
+}

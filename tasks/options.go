@@ -1,0 +1,133 @@
+package tasks
+
+import (
+	"crypto/rand"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// Option configures a Runtime.
+type Option func(*config)
+
+// config is the Runtime's settings after options.
+type config struct {
+	instanceID       string
+	clock            Clock
+	logger           *slog.Logger
+	observer         Observer
+	executor         Executor
+	quota            Quota
+	defaultTTL       time.Duration
+	maxTTL           time.Duration
+	pollInterval     time.Duration
+	lease            time.Duration
+	heartbeat        time.Duration
+	sweepInterval    time.Duration
+	progressInterval time.Duration
+	pageSize         int
+}
+
+// The defaults the options override.
+const (
+	DefaultTTL              = time.Hour
+	DefaultMaxTTL           = 24 * time.Hour
+	DefaultPollInterval     = time.Second
+	DefaultLease            = 30 * time.Second
+	DefaultHeartbeat        = 10 * time.Second
+	DefaultSweepInterval    = 5 * time.Second
+	DefaultProgressInterval = time.Second
+	DefaultPageSize         = 50
+)
+
+func defaultConfig() config {
+	return config{
+		instanceID:       "weft-" + rand.Text(),
+		clock:            systemClock{},
+		logger:           slog.Default(),
+		observer:         NopObserver{},
+		executor:         goExecutor{},
+		defaultTTL:       DefaultTTL,
+		maxTTL:           DefaultMaxTTL,
+		pollInterval:     DefaultPollInterval,
+		lease:            DefaultLease,
+		heartbeat:        DefaultHeartbeat,
+		sweepInterval:    DefaultSweepInterval,
+		progressInterval: DefaultProgressInterval,
+		pageSize:         DefaultPageSize,
+	}
+}
+
+// check rejects settings the runtime cannot work with.
+func (c *config) check() error {
+	switch {
+	case c.instanceID == "":
+		return fmt.Errorf("tasks: the instance ID must not be empty")
+	case c.clock == nil || c.logger == nil || c.observer == nil || c.executor == nil:
+		return fmt.Errorf("tasks: the clock, logger, observer and executor options must not be nil")
+	case c.quota.PerPrincipal < 0 || c.quota.Total < 0:
+		return fmt.Errorf("tasks: task limits must be zero (no limit) or positive")
+	case c.defaultTTL < 0 || c.maxTTL < 0:
+		return fmt.Errorf("tasks: TTLs must be zero (unlimited) or positive")
+	case c.pollInterval <= 0 || c.sweepInterval <= 0 || c.progressInterval <= 0 || c.pageSize <= 0:
+		return fmt.Errorf("tasks: poll interval, sweep interval, progress interval and page size must be positive")
+	case c.heartbeat <= 0 || 2*c.heartbeat > c.lease:
+		return fmt.Errorf("tasks: the heartbeat (%v) must be positive and at most half the lease (%v), so one missed beat does not lose the lease", c.heartbeat, c.lease)
+	}
+	return nil
+}
+
+// WithInstanceID names this instance; it is recorded as the owner of the
+// tasks it runs. Use a stable name (a pod or host name) so a restarted
+// instance recognises its own orphaned tasks. The default is random.
+func WithInstanceID(id string) Option { return func(c *config) { c.instanceID = id } }
+
+// WithClock sets the clock for recorded times, TTLs and leases.
+func WithClock(clock Clock) Option { return func(c *config) { c.clock = clock } }
+
+// WithLogger sets the logger for audit events and errors (default slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithObserver sets the Observer that receives metrics (default NopObserver).
+func WithObserver(o Observer) Option { return func(c *config) { c.observer = o } }
+
+// WithExecutor sets the Executor that runs handlers (default: a goroutine each).
+func WithExecutor(e Executor) Option { return func(c *config) { c.executor = e } }
+
+// WithLimits bounds unfinished tasks per principal and in all, across every
+// instance sharing the store. Zero means no limit (the default).
+func WithLimits(perPrincipal, total int) Option {
+	return func(c *config) { c.quota = Quota{PerPrincipal: perPrincipal, Total: total} }
+}
+
+// WithTTL sets the TTL a task gets when its client asks for none, and the
+// maximum a client may ask for (larger requests are clamped). A zero default
+// means tasks are kept forever unless clamped; a zero maximum means no cap.
+// Defaults: DefaultTTL and DefaultMaxTTL.
+func WithTTL(def, maximum time.Duration) Option {
+	return func(c *config) { c.defaultTTL, c.maxTTL = def, maximum }
+}
+
+// WithPollInterval sets the poll interval suggested to clients, which is
+// also how often waiters re-read the store should a bus signal be lost.
+func WithPollInterval(d time.Duration) Option { return func(c *config) { c.pollInterval = d } }
+
+// WithLease sets how long an execution lease lasts and how often this
+// instance renews the leases it holds. The heartbeat must be at most half
+// the lease. A lost instance's tasks are noticed within lease + sweep interval.
+func WithLease(lease, heartbeat time.Duration) Option {
+	return func(c *config) { c.lease, c.heartbeat = lease, heartbeat }
+}
+
+// WithSweepInterval sets how often this instance looks for expired tasks and
+// lapsed leases.
+func WithSweepInterval(d time.Duration) Option { return func(c *config) { c.sweepInterval = d } }
+
+// WithProgressInterval sets the shortest time between two statusMessage
+// writes from a handler's progress reports.
+func WithProgressInterval(d time.Duration) Option {
+	return func(c *config) { c.progressInterval = d }
+}
+
+// WithPageSize sets how many tasks one List page holds.
+func WithPageSize(n int) Option { return func(c *config) { c.pageSize = n } }

@@ -1,0 +1,92 @@
+package tasks_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/weftmcp/weft/tasks"
+)
+
+// messageLog is a Store that records the status message of every
+// successful Update, for tests that count writes.
+type messageLog struct {
+	tasks.Store
+	cond
+	mu     sync.Mutex
+	writes []messageWrite
+}
+
+type messageWrite struct {
+	msg string
+	at  time.Time
+}
+
+func (s *messageLog) Update(ctx context.Context, rec *tasks.Record) error {
+	err := s.Store.Update(ctx, rec)
+	if err == nil {
+		s.mu.Lock()
+		s.writes = append(s.writes, messageWrite{rec.StatusMessage, time.Now()})
+		s.mu.Unlock()
+		s.broadcast()
+	}
+	return err
+}
+
+// progressWrites returns the progress messages written, each change once.
+func (s *messageLog) progressWrites() []messageWrite {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []messageWrite
+	for _, w := range s.writes {
+		if strings.HasPrefix(w.msg, "step") && (len(out) == 0 || out[len(out)-1].msg != w.msg) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func (s *messageLog) wrote(msg string) bool {
+	for _, w := range s.progressWrites() {
+		if w.msg == msg {
+			return true
+		}
+	}
+	return false
+}
+
+func TestProgressIsThrottledAndKeepsTheLatestMessage(t *testing.T) {
+	c := newCluster(t)
+	log := &messageLog{Store: c.store}
+	const interval = 300 * time.Millisecond
+	rt := c.instanceOn(log, "a", tasks.WithProgressInterval(interval))
+	firstSeen, release := make(chan struct{}), make(chan struct{})
+	rt.Register("tools/call", "job", func(ctx context.Context, x *tasks.Exec) (tasks.Result, error) {
+		x.Progress("step 1")
+		<-firstSeen
+		x.Progress("step 2") // replaced before its turn
+		x.Progress("step 3")
+		<-release
+		return tasks.Result{Value: raw(`{}`)}, nil
+	}, tasks.Policy{})
+	task := start(t, rt, "alice", "job")
+
+	log.wait(t, "the first progress message", func() bool { return log.wrote("step 1") })
+	if got, _ := rt.Get(testCtx(t), "alice", task.ID); got.StatusMessage != "step 1" {
+		t.Fatalf("statusMessage is %q, want the progress message", got.StatusMessage)
+	}
+	close(firstSeen)
+	log.wait(t, "the latest progress message", func() bool { return log.wrote("step 3") })
+	close(release)
+	wait(t, rt, "alice", task.ID)
+
+	writes := log.progressWrites()
+	if len(writes) != 2 || writes[0].msg != "step 1" || writes[1].msg != "step 3" {
+		t.Fatalf("progress writes %v, want step 1 then step 3 only", writes)
+	}
+	if gap := writes[1].at.Sub(writes[0].at); gap < interval/2 {
+		t.Fatalf("two progress writes %v apart, closer than the %v interval allows", gap, interval)
+	}
+}

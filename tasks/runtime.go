@@ -1,0 +1,430 @@
+package tasks
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// maxCASAttempts bounds the read-modify-write retries of one change.
+const maxCASAttempts = 64
+
+// sweepBatch is how many expired tasks or lapsed leases one store call lists.
+const sweepBatch = 100
+
+// errUnchanged tells mutate's caller that the change turned out to be
+// unnecessary; nothing was written.
+var errUnchanged = errors.New("tasks: nothing to change")
+
+// Runtime is the task engine on one instance: it creates tasks, runs their
+// handlers, answers for them, and together with the Runtimes of other
+// instances sharing its Store and Bus, keeps every task moving to an end.
+// Create one with New and stop it with Close.
+type Runtime struct {
+	cfg   config
+	store Store
+	bus   Bus
+	log   *slog.Logger
+
+	mu       sync.Mutex
+	handlers map[handlerKey]handlerEntry
+	runs     map[string]*run
+	closed   bool
+	runsWG   sync.WaitGroup
+	closing  chan struct{} // closed when Close begins
+
+	stopSweeps context.CancelFunc
+	sweepsDone chan struct{}
+	stopBeats  context.CancelFunc
+	beatsDone  chan struct{}
+}
+
+type handlerKey struct{ method, name string }
+
+type handlerEntry struct {
+	fn     HandlerFunc
+	policy Policy
+}
+
+// New returns a Runtime on the store and bus and starts its background work:
+// the heartbeat that renews this instance's leases and the sweeps for
+// expired tasks and lapsed leases. The caller keeps ownership of store and
+// bus and closes them after the Runtime.
+func New(store Store, bus Bus, opts ...Option) (*Runtime, error) {
+	if store == nil || bus == nil {
+		return nil, fmt.Errorf("tasks: New needs a Store and a Bus (NewMemoryStore and NewMemoryBus for one process)")
+	}
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	if _, nop := cfg.observer.(NopObserver); !nop {
+		store = observedStore{store: store, obs: cfg.observer}
+	}
+	r := &Runtime{
+		cfg:        cfg,
+		store:      store,
+		bus:        bus,
+		log:        cfg.logger,
+		handlers:   make(map[handlerKey]handlerEntry),
+		runs:       make(map[string]*run),
+		closing:    make(chan struct{}),
+		sweepsDone: make(chan struct{}),
+		beatsDone:  make(chan struct{}),
+	}
+	sweepCtx, stopSweeps := context.WithCancel(context.Background())
+	beatCtx, stopBeats := context.WithCancel(context.Background())
+	r.stopSweeps, r.stopBeats = stopSweeps, stopBeats
+	go r.sweepLoop(sweepCtx)
+	go r.heartbeatLoop(beatCtx)
+	return r, nil
+}
+
+// InstanceID returns the name this instance records as the owner of the
+// tasks it runs.
+func (r *Runtime) InstanceID() string { return r.cfg.instanceID }
+
+// Register sets the handler for tasks of a request method (such as
+// "tools/call") and name (for tools/call, the tool name; "" when the method
+// has no names), replacing any earlier one. Register it on every instance
+// that may run or re-run such tasks. The policy is recorded on each task
+// when it is created. A nil fn is a programming error and panics.
+func (r *Runtime) Register(method, name string, fn HandlerFunc, policy Policy) {
+	if fn == nil {
+		panic(fmt.Sprintf("tasks: Register(%q, %q) with a nil handler", method, name))
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.handlers[handlerKey{method, name}] = handlerEntry{fn: fn, policy: policy}
+}
+
+// handler returns the registered handler for method and name.
+func (r *Runtime) handler(method, name string) (handlerEntry, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h, ok := r.handlers[handlerKey{method, name}]
+	return h, ok
+}
+
+// StartRequest describes a task to start.
+type StartRequest struct {
+	// Principal is who the task belongs to (an authenticated subject, or a
+	// session when there is none). Only the same principal sees the task.
+	Principal string
+	// Method and Name select the registered handler.
+	Method string
+	Name   string
+	// Params are the original request's params, handed to the handler and
+	// kept for a re-run.
+	Params json.RawMessage
+	// TTL is the retention the client asked for; zero asks for the default.
+	// It is clamped to the maximum.
+	TTL time.Duration
+}
+
+// Start creates a working task, durably and visibly to every instance, then
+// runs its handler on the executor and returns the task as created. Over a
+// concurrency limit it returns a *LimitError and creates nothing.
+func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
+	h, ok := r.handler(req.Method, req.Name)
+	if !ok {
+		return Task{}, fmt.Errorf("%w: method %q, name %q", ErrNoHandler, req.Method, req.Name)
+	}
+	if req.Params != nil && !jsontext.Value(req.Params).IsValid() {
+		return Task{}, fmt.Errorf("tasks: the params of %s %q are not valid JSON", req.Method, req.Name)
+	}
+	now := r.now()
+	rec := &Record{
+		ID:             rand.Text(),
+		Principal:      req.Principal,
+		Method:         req.Method,
+		Name:           req.Name,
+		Params:         cloneRaw(req.Params),
+		Policy:         h.policy,
+		Status:         StatusWorking,
+		CreatedAt:      now,
+		UpdatedAt:      now,
+		PollInterval:   r.cfg.pollInterval,
+		Owner:          r.cfg.instanceID,
+		LeaseExpiresAt: now.Add(r.cfg.lease),
+		Runs:           1,
+	}
+	if ttl := r.ttl(req.TTL); ttl > 0 {
+		rec.ExpiresAt = now.Add(ttl)
+	}
+	rn, err := r.newRun(ctx, rec, h.fn)
+	if err != nil {
+		return Task{}, err
+	}
+	if err := r.store.Create(ctx, rec, r.cfg.quota); err != nil {
+		rn.abandon()
+		if errors.Is(err, ErrLimit) {
+			return Task{}, err
+		}
+		return Task{}, fmt.Errorf("tasks: creating the task: %w", err)
+	}
+	r.cfg.observer.TaskTransition("", StatusWorking)
+	r.audit(ctx, "created", rec, slog.Duration("ttl", r.ttl(req.TTL)))
+	rn.launch(rec.LeaseExpiresAt)
+	return taskOf(rec.Clone()), nil
+}
+
+// ttl applies the default and the maximum to a requested TTL.
+func (r *Runtime) ttl(requested time.Duration) time.Duration {
+	ttl := requested
+	if ttl <= 0 {
+		ttl = r.cfg.defaultTTL
+	}
+	if r.cfg.maxTTL > 0 && (ttl == 0 || ttl > r.cfg.maxTTL) {
+		ttl = r.cfg.maxTTL
+	}
+	return ttl
+}
+
+// Get returns the principal's task. A missing, expired or foreign task gives
+// ErrNotFound.
+func (r *Runtime) Get(ctx context.Context, principal, id string) (Task, error) {
+	rec, err := r.load(ctx, principal, id)
+	if err != nil {
+		return Task{}, err
+	}
+	return taskOf(rec), nil
+}
+
+// List returns one page of the principal's tasks and the cursor of the next
+// page ("" when there is none). A cursor List did not return gives
+// ErrInvalidCursor.
+func (r *Runtime) List(ctx context.Context, principal, cursor string) ([]Task, string, error) {
+	recs, next, err := r.store.List(ctx, principal, cursor, r.cfg.pageSize)
+	if err != nil {
+		if errors.Is(err, ErrInvalidCursor) {
+			return nil, "", err
+		}
+		return nil, "", fmt.Errorf("tasks: listing tasks: %w", err)
+	}
+	now := r.now()
+	tasks := make([]Task, 0, len(recs))
+	for _, rec := range recs {
+		if visible(rec, principal, now) {
+			tasks = append(tasks, taskOf(rec))
+		}
+	}
+	return tasks, next, nil
+}
+
+// Cancel moves the principal's unfinished task to cancelled before it
+// returns, and stops its handler wherever it runs; a result the handler
+// produces afterwards is discarded. Cancelling a finished task returns a
+// *TerminalError naming its status.
+func (r *Runtime) Cancel(ctx context.Context, principal, id string) (Task, error) {
+	var was Status
+	rec, err := r.mutate(ctx, id, func(rec *Record) error {
+		if !visible(rec, principal, r.now()) {
+			return ErrNotFound
+		}
+		if rec.Status.Terminal() {
+			return &TerminalError{TaskID: rec.ID, Status: rec.Status}
+		}
+		was = rec.Status
+		rec.Status = StatusCancelled
+		rec.StatusMessage = "The task was cancelled by request."
+		rec.UpdatedAt = r.now()
+		return nil
+	})
+	if err != nil {
+		return Task{}, err
+	}
+	r.audit(ctx, "cancelled", rec)
+	r.cfg.observer.TaskTransition(was, StatusCancelled)
+	r.publish(ctx, id, SignalCancel)
+	if rn := r.localRun(id); rn != nil {
+		rn.stop(ErrCancelled)
+	}
+	return taskOf(rec), nil
+}
+
+// Answer records responses to the principal's task's outstanding input
+// requests, by key, and wakes the handler waiting for them on whichever
+// instance runs it. Keys that are unknown or already answered are ignored,
+// as is everything sent to a finished task. The task returns to working
+// once no request is outstanding.
+func (r *Runtime) Answer(ctx context.Context, principal, id string, responses map[string]json.RawMessage) error {
+	for key, resp := range responses {
+		if !jsontext.Value(resp).IsValid() {
+			return fmt.Errorf("tasks: the response to input request %q is not valid JSON", key)
+		}
+	}
+	var was Status
+	var answered []string
+	rec, err := r.mutate(ctx, id, func(rec *Record) error {
+		if !visible(rec, principal, r.now()) {
+			return ErrNotFound
+		}
+		if rec.Status.Terminal() {
+			return errUnchanged
+		}
+		answered = answered[:0]
+		for i := range rec.Inputs {
+			in := &rec.Inputs[i]
+			if resp, ok := responses[in.Key]; ok && !in.Answered() {
+				in.Response = cloneRaw(resp)
+				answered = append(answered, in.Key)
+			}
+		}
+		if len(answered) == 0 {
+			return errUnchanged
+		}
+		was = rec.Status
+		if rec.Status == StatusInputRequired && !rec.Outstanding() {
+			rec.Status = StatusWorking
+		}
+		rec.UpdatedAt = r.now()
+		return nil
+	})
+	switch {
+	case errors.Is(err, errUnchanged), errors.Is(err, ErrTerminal):
+		return nil
+	case err != nil:
+		return err
+	}
+	r.audit(ctx, "input answered", rec, slog.Any("keys", answered))
+	if was != rec.Status {
+		r.cfg.observer.TaskTransition(was, rec.Status)
+	}
+	r.publish(ctx, id, SignalInput)
+	if rn := r.localRun(id); rn != nil {
+		rn.exec.deliver(rec)
+	}
+	return nil
+}
+
+// Close stops the background sweeps, refuses new tasks, and waits for the
+// running handlers to finish, renewing their leases meanwhile. If ctx ends
+// first, it stops the remaining handlers, releases their leases so another
+// instance recovers their tasks at once (by each task's Policy), and returns
+// an error saying so. Wait and Watch calls end with ErrClosed. Calls after
+// the first return nil at once.
+func (r *Runtime) Close(ctx context.Context) error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	close(r.closing)
+	r.mu.Unlock()
+
+	r.stopSweeps()
+	<-r.sweepsDone
+	drained := make(chan struct{})
+	go func() {
+		r.runsWG.Wait()
+		close(drained)
+	}()
+	var err error
+	select {
+	case <-drained:
+	case <-ctx.Done():
+		r.stopBeats()
+		<-r.beatsDone
+		n := r.abort()
+		err = fmt.Errorf("tasks: closing: %d task handlers were still running at the deadline; they were stopped and their leases released for another instance to recover: %w", n, ctx.Err())
+	}
+	r.stopBeats()
+	<-r.beatsDone
+	return err
+}
+
+// abort stops every local run and releases its lease, returning how many.
+func (r *Runtime) abort() int {
+	r.mu.Lock()
+	runs := make([]*run, 0, len(r.runs))
+	for _, rn := range r.runs {
+		runs = append(runs, rn)
+	}
+	r.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.heartbeat)
+	defer cancel()
+	for _, rn := range runs {
+		rn.stop(ErrClosed)
+		_, err := r.mutate(ctx, rn.id, func(rec *Record) error {
+			if rec.Status.Terminal() || rec.Owner != r.cfg.instanceID {
+				return errUnchanged
+			}
+			rec.LeaseExpiresAt = r.now()
+			return nil
+		})
+		if err != nil && !errors.Is(err, errUnchanged) && !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrTerminal) {
+			r.log.Warn("tasks: could not release the lease of a stopped task; it is recovered once the lease lapses",
+				slog.String("task_id", rn.id), slog.Any("error", err))
+		}
+	}
+	return len(runs)
+}
+
+// load reads the task if the principal may see it, and ErrNotFound otherwise.
+func (r *Runtime) load(ctx context.Context, principal, id string) (*Record, error) {
+	rec, err := r.store.Get(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("tasks: reading the task: %w", err)
+	}
+	if !visible(rec, principal, r.now()) {
+		return nil, ErrNotFound
+	}
+	return rec, nil
+}
+
+// visible reports whether the principal may see the record at time now:
+// it is theirs and has not expired.
+func visible(rec *Record, principal string, now time.Time) bool {
+	return rec.Principal == principal && (rec.ExpiresAt.IsZero() || now.Before(rec.ExpiresAt))
+}
+
+// mutate applies change to the freshest copy of the record and writes it
+// back with compare-and-swap, retrying on conflicts. An error from change
+// is returned as is and nothing is written.
+func (r *Runtime) mutate(ctx context.Context, id string, change func(*Record) error) (*Record, error) {
+	for range maxCASAttempts {
+		rec, err := r.store.Get(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if err := change(rec); err != nil {
+			return nil, err
+		}
+		err = r.store.Update(ctx, rec)
+		if err == nil {
+			return rec, nil
+		}
+		if !errors.Is(err, ErrConflict) {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("tasks: task %s changed under each of %d attempts to update it; try again", id, maxCASAttempts)
+}
+
+// publish signals the task's change to every instance. A lost signal only
+// delays the reaction until the next heartbeat or poll, so failure is logged.
+func (r *Runtime) publish(ctx context.Context, id string, kind SignalKind) {
+	if err := r.bus.Publish(context.WithoutCancel(ctx), Signal{TaskID: id, Kind: kind}); err != nil {
+		r.log.Warn("tasks: could not publish a task signal; other instances notice at their next heartbeat or poll",
+			slog.String("task_id", id), slog.String("signal", string(kind)), slog.Any("error", err))
+	}
+}
+
+// now returns the clock's time without a monotonic reading, as a store would
+// keep it.
+func (r *Runtime) now() time.Time { return r.cfg.clock.Now().Round(0) }
