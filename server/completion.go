@@ -1,0 +1,47 @@
+package server
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/weftmcp/weft/mcp"
+)
+
+// CompletionHandler suggests values for an argument of a prompt or a
+// resource template (completion/complete).
+type CompletionHandler func(ctx context.Context, req *Request, p *mcp.CompleteParams) (*mcp.CompleteResult, error)
+
+// SetCompletionHandler sets the handler of completion/complete; nil restores
+// the default, which suggests nothing ({values: [], total: 0, hasMore:
+// false}).
+func (s *Server) SetCompletionHandler(h CompletionHandler) {
+	if h == nil {
+		s.completion.Store(nil)
+		return
+	}
+	s.completion.Store(&h)
+}
+
+// complete answers completion/complete.
+func (s *Server) complete(ctx context.Context, r *Request, p *mcp.CompleteParams) (result, error) {
+	if p.Ref.Type != mcp.ReferencePrompt && p.Ref.Type != mcp.ReferenceResource {
+		return nil, invalidParams("ref.type %q is not %q or %q", p.Ref.Type, mcp.ReferencePrompt, mcp.ReferenceResource)
+	}
+	h := s.completion.Load()
+	if h == nil {
+		var total int64
+		return &mcp.CompleteResult{Completion: mcp.Completion{Values: []string{}, Total: &total}}, nil
+	}
+	res, err := (*h)(ctx, r, p)
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, fmt.Errorf("the completion handler returned neither a result nor an error")
+	}
+	out := mcp.CompleteResult{Result: mcp.Result{Meta: res.Meta}, Completion: res.Completion}
+	if out.Completion.Values == nil {
+		out.Completion.Values = []string{}
+	}
+	return &out, nil
+}

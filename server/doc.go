@@ -1,0 +1,35 @@
+// Package server is a complete MCP server: registries of tools, resources,
+// resource templates, prompts and completions, served to clients of every
+// protocol version — the legacy era (2024-11-05 … 2025-11-25: initialize
+// handshake, sessions, server-to-client requests) and the modern era
+// (2026-07-28: stateless requests carrying their own _meta, server/discover,
+// subscriptions/listen, multi round-trip input) — on the same connection
+// (Server.Connect) and one request at a time for HTTP (Server.ServeRequest).
+//
+// A tool is an ordinary typed Go function; its JSON Schemas are derived from
+// its argument and result types, and arguments are validated before it runs:
+//
+//	type GreetIn struct {
+//		Name string `json:"name" jsonschema:"who to greet"`
+//	}
+//	type GreetOut struct {
+//		Greeting string `json:"greeting"`
+//	}
+//
+//	func main() {
+//		s := server.New(mcp.Implementation{Name: "greeter", Version: "1.0.0"}, nil)
+//		server.AddTool(s, &mcp.Tool{Name: "greet", Description: "Greets someone"},
+//			func(ctx context.Context, req *server.Request, in GreetIn) (GreetOut, error) {
+//				return GreetOut{Greeting: "Hello, " + in.Name + "!"}, nil
+//			})
+//		if err := s.Run(context.Background(), transport.Stdio()); err != nil {
+//			log.Fatal(err)
+//		}
+//	}
+//
+// A handler reaches back to the client through its *Request: Progress, Log,
+// and the questions Elicit, Sample, ListRoots and AskAll. In the legacy era a
+// question is a request to the client on the connection; in the modern era
+// it ends the round with an InputRequiredResult and the handler runs again,
+// from the start, when the client retries with the answers (see AskAll).
+package server

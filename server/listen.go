@@ -1,0 +1,94 @@
+package server
+
+import (
+	"context"
+	stdjson "encoding/json"
+
+	"github.com/weftmcp/weft/mcp"
+)
+
+// listener is one open subscriptions/listen stream: the filter the server
+// honours and the changes waiting to be sent on it.
+type listener struct {
+	filter mcp.SubscriptionFilter // what the server honours of what was asked
+	out    *outbox
+}
+
+// wantsListChanged reports whether the listener asked for list changes of k.
+func (l *listener) wantsListChanged(k feature) bool {
+	f := l.filter
+	switch k {
+	case featureTools:
+		return f.ToolsListChanged
+	case featurePrompts:
+		return f.PromptsListChanged
+	case featureResources:
+		return f.ResourcesListChanged
+	}
+	return false
+}
+
+// listen serves subscriptions/listen (modern): it acknowledges the subset of
+// the filter the server honours, then sends every matching change, each
+// tagged with the listen request's id as subscription id, until ctx ends
+// (the client cancelled or went away), and then returns the closing result.
+func (s *Server) listen(ctx context.Context, r *Request, p *mcp.SubscriptionsListenParams) (result, error) {
+	want := p.Notifications
+	var honoured mcp.SubscriptionFilter
+	if s.serves(featureTools) {
+		honoured.ToolsListChanged = want.ToolsListChanged
+	}
+	if s.serves(featurePrompts) {
+		honoured.PromptsListChanged = want.PromptsListChanged
+	}
+	if s.serves(featureResources) {
+		honoured.ResourcesListChanged = want.ResourcesListChanged
+		honoured.ResourceSubscriptions = want.ResourceSubscriptions
+	}
+	subID := stdjson.RawMessage(r.id.Raw())
+	meta := mcp.Meta{mcp.MetaSubscriptionID: subID}
+
+	l := &listener{filter: honoured, out: newOutbox()}
+	s.hub.addListener(l) // before the acknowledgement, so no change in between is lost
+	defer s.hub.removeListener(l)
+	if r.via != nil {
+		r.via.trackListen(r.id, true)
+		defer r.via.trackListen(r.id, false)
+	}
+
+	ack, err := notification(mcp.NotificationSubscriptionsAcknowledged, &mcp.SubscriptionsAcknowledgedNotificationParams{
+		NotificationParams: mcp.NotificationParams{Meta: meta}, Notifications: honoured})
+	if err != nil {
+		return nil, err
+	}
+	if err := r.send(ctx, ack); err != nil {
+		return nil, err
+	}
+	for {
+		select {
+		case <-l.out.wake:
+			if ctx.Err() != nil { // ended meanwhile: select chose among ready cases at random
+				return closing(meta), nil
+			}
+			for _, g := range l.out.take() {
+				msg, err := g.message(meta)
+				if err != nil {
+					return nil, err
+				}
+				if err := r.send(ctx, msg); err != nil {
+					if ctx.Err() != nil {
+						return closing(meta), nil
+					}
+					return nil, err
+				}
+			}
+		case <-ctx.Done():
+			return closing(meta), nil
+		}
+	}
+}
+
+// closing is the result that ends a listen stream gracefully.
+func closing(meta mcp.Meta) result {
+	return &mcp.SubscriptionsListenResult{Meta: meta}
+}

@@ -1,0 +1,169 @@
+package server
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/weftmcp/weft/jsonrpc"
+	"github.com/weftmcp/weft/mcp"
+)
+
+// hub fans change notifications out to whoever wants them: initialized legacy
+// sessions whose capabilities allow them (and, for resources/updated, that
+// subscribed to the URI), and modern subscriptions/listen streams whose filter
+// asked for them. Posting never blocks: every receiver has an outbox that its
+// own goroutine drains, and repeated list changes coalesce there.
+type hub struct {
+	mu        sync.Mutex
+	sessions  map[*Session]struct{}
+	listeners map[*listener]struct{}
+}
+
+func (h *hub) init() {
+	h.sessions = make(map[*Session]struct{})
+	h.listeners = make(map[*listener]struct{})
+}
+
+func (h *hub) addSession(s *Session) {
+	h.mu.Lock()
+	h.sessions[s] = struct{}{}
+	h.mu.Unlock()
+}
+
+func (h *hub) removeSession(s *Session) {
+	h.mu.Lock()
+	delete(h.sessions, s)
+	h.mu.Unlock()
+}
+
+func (h *hub) addListener(l *listener) {
+	h.mu.Lock()
+	h.listeners[l] = struct{}{}
+	h.mu.Unlock()
+}
+
+func (h *hub) removeListener(l *listener) {
+	h.mu.Lock()
+	delete(h.listeners, l)
+	h.mu.Unlock()
+}
+
+// listChanged tells everyone who wants it that the list of f changed.
+func (h *hub) listChanged(f feature) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.sessions {
+		if s.wantsListChanged(f) {
+			s.out.post(f, "")
+		}
+	}
+	for l := range h.listeners {
+		if l.wantsListChanged(f) {
+			l.out.post(f, "")
+		}
+	}
+}
+
+// resourceUpdated tells everyone subscribed to uri that it changed.
+func (h *hub) resourceUpdated(uri string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.sessions {
+		if s.subscribed(uri) {
+			s.out.post(featureNone, uri)
+		}
+	}
+	for l := range h.listeners {
+		if slices.Contains(l.filter.ResourceSubscriptions, uri) {
+			l.out.post(featureNone, uri)
+		}
+	}
+}
+
+// outbox holds the change notifications one receiver has yet to send: a set
+// of changed lists (coalesced) and the updated resource URIs, in order and
+// without repeats.
+type outbox struct {
+	mu      sync.Mutex
+	changed [featureResources + 1]bool
+	uris    []string
+	wake    chan struct{} // holds a token while something is pending
+}
+
+func newOutbox() *outbox { return &outbox{wake: make(chan struct{}, 1)} }
+
+// post records a change: a list (f != featureNone) or a resource (uri != "").
+func (o *outbox) post(f feature, uri string) {
+	o.mu.Lock()
+	if f != featureNone {
+		o.changed[f] = true
+	}
+	if uri != "" && !slices.Contains(o.uris, uri) {
+		o.uris = append(o.uris, uri)
+	}
+	o.mu.Unlock()
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the pending notifications, as (method, params) pairs, and
+// empties the outbox.
+func (o *outbox) take() []outgoing {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var out []outgoing
+	for f, changed := range o.changed {
+		if changed {
+			out = append(out, outgoing{method: listChangedMethod(feature(f))})
+		}
+	}
+	for _, uri := range o.uris {
+		out = append(out, outgoing{method: mcp.NotificationResourcesUpdated, uri: uri})
+	}
+	o.changed = [featureResources + 1]bool{}
+	o.uris = nil
+	return out
+}
+
+// outgoing is one change notification waiting to be sent.
+type outgoing struct {
+	method string
+	uri    string // for resources/updated
+}
+
+// message builds the notification, with _meta (nil: none).
+func (g outgoing) message(meta mcp.Meta) (*jsonrpc.Request, error) {
+	if g.uri != "" {
+		return notification(g.method, &mcp.ResourceUpdatedNotificationParams{
+			NotificationParams: mcp.NotificationParams{Meta: meta}, URI: g.uri})
+	}
+	if meta == nil {
+		return &jsonrpc.Request{Method: g.method}, nil
+	}
+	return notification(g.method, &mcp.NotificationParams{Meta: meta})
+}
+
+// listChangedMethod names the list_changed notification of f.
+func listChangedMethod(f feature) string {
+	switch f {
+	case featureTools:
+		return mcp.NotificationToolsListChanged
+	case featurePrompts:
+		return mcp.NotificationPromptsListChanged
+	}
+	return mcp.NotificationResourcesListChanged
+}
+
+// notification encodes a notification message.
+func notification(method string, params any) (*jsonrpc.Request, error) {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("server: encoding the params of %s: %w", method, err)
+	}
+	return &jsonrpc.Request{Method: method, Params: raw}, nil
+}

@@ -1,0 +1,104 @@
+package server
+
+import (
+	"context"
+	stdjson "encoding/json"
+	"sync"
+
+	"github.com/weftmcp/weft/jsonrpc"
+	"github.com/weftmcp/weft/mcp"
+)
+
+// Request is what a handler knows about the request it serves, and its way
+// back to the client: progress, log messages, and questions (elicitation,
+// sampling, roots). It is valid for the duration of the handler call.
+//
+// In the legacy era (2024-11-05 … 2025-11-25) the protocol version, client
+// capabilities and client info come from the session's initialize handshake;
+// in the modern era (2026-07-28) from the request's own _meta.
+type Request struct {
+	srv       *Server
+	session   *Session // the legacy session; nil in the modern era
+	via       *Session // the connection the request arrived on, in either era; nil for ServeRequest
+	id        jsonrpc.ID
+	method    string
+	params    stdjson.RawMessage
+	meta      mcp.Meta
+	version   string
+	modern    bool
+	caps      mcp.ClientCapabilities
+	client    mcp.Implementation
+	principal string
+	progress  mcp.ProgressToken
+	logLevel  mcp.LoggingLevel // modern: the request's _meta logLevel ("" = no log messages)
+	send      func(context.Context, *jsonrpc.Request) error
+	asker     asker
+	round     *round // modern tools/call, prompts/get, resources/read: the multi round-trip state
+	askMu     sync.Mutex
+	askSeq    int // questions asked so far, for default keys; guarded by askMu
+
+	mu           sync.Mutex // serialises related notifications with the end of the request
+	finished     bool
+	sentProgress bool
+	lastProgress float64
+}
+
+// Method returns the JSON-RPC method, such as "tools/call".
+func (r *Request) Method() string { return r.method }
+
+// ID returns the JSON-RPC id of the request.
+func (r *Request) ID() jsonrpc.ID { return r.id }
+
+// Params returns the raw params of the request, as received.
+func (r *Request) Params() stdjson.RawMessage { return r.params }
+
+// Meta returns the request's _meta object (nil when absent). It must not be
+// modified.
+func (r *Request) Meta() mcp.Meta { return r.meta }
+
+// ProtocolVersion returns the protocol version the request is served under:
+// the session's negotiated version (legacy) or the request's own (modern).
+func (r *Request) ProtocolVersion() string { return r.version }
+
+// IsModern reports whether the request is served under the modern era
+// (stateless, per-request _meta, multi round-trip input).
+func (r *Request) IsModern() bool { return r.modern }
+
+// ClientCapabilities returns the capabilities the client declared: in
+// initialize (legacy) or in this request's _meta (modern).
+func (r *Request) ClientCapabilities() mcp.ClientCapabilities { return r.caps }
+
+// ClientInfo returns the client's self-description, which is unverified and
+// may be empty in the modern era.
+func (r *Request) ClientInfo() mcp.Implementation { return r.client }
+
+// Principal returns who the request is from, for authorization and for
+// binding state to its owner: the identity the transport authenticated, or
+// else the legacy session's ID; empty for an unauthenticated modern request.
+func (r *Request) Principal() string { return r.principal }
+
+// Session returns the legacy session the request arrived on, or nil in the
+// modern era (which has no sessions).
+func (r *Request) Session() *Session { return r.session }
+
+// notifyLocked sends a notification related to this request, unless the
+// request has been answered; the caller holds r.mu.
+func (r *Request) notifyLocked(ctx context.Context, method string, params any) error {
+	if r.finished {
+		return ErrRequestDone
+	}
+	msg, err := notification(method, params)
+	if err != nil {
+		return err
+	}
+	return r.send(ctx, msg)
+}
+
+// finish marks the request answered: from now on Progress and Log refuse to
+// send, so nothing related to it follows its response. It waits for a
+// notification being sent to complete.
+func (r *Request) finish() {
+	r.mu.Lock()
+	r.finished = true
+	r.mu.Unlock()
+}

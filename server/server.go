@@ -1,0 +1,202 @@
+package server
+
+import (
+	stdjson "encoding/json"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/weftmcp/weft/mcp"
+)
+
+// Defaults for Options.
+const (
+	// DefaultPageSize is how many items a list result holds when
+	// Options.PageSize is not set.
+	DefaultPageSize = 100
+	// DefaultStateTTL is how long a requestState stays valid when
+	// Options.StateTTL is not set.
+	DefaultStateTTL = 10 * time.Minute
+)
+
+// Options configure a Server. The zero value is usable.
+type Options struct {
+	// Instructions tell the client how to use the server (for example in a
+	// system prompt). They are sent in the initialize result and in
+	// server/discover.
+	Instructions string
+	// PageSize is how many items one page of tools/list, prompts/list,
+	// resources/list or resources/templates/list holds; 0 means
+	// DefaultPageSize.
+	PageSize int
+	// StateKey is the HMAC-SHA256 key that signs requestState (multi
+	// round-trip requests) and pagination cursors. When it is empty a random
+	// key is made per process, which is right for one process; several
+	// instances serving the same clients (behind a load balancer) must share
+	// one key, or a retry or a next page that lands on another instance is
+	// rejected as tampered. Use at least 32 random bytes.
+	StateKey []byte
+	// StateTTL is how long a requestState is accepted after it was issued;
+	// 0 means DefaultStateTTL.
+	StateTTL time.Duration
+	// ListCache is the caching hint on modern list results (tools, prompts,
+	// resources, resource templates) and on server/discover. The zero value
+	// says "immediately stale, public".
+	ListCache CacheHint
+	// ReadCache is the caching hint on modern resources/read results that do
+	// not carry their own. The zero value says "immediately stale, private".
+	ReadCache CacheHint
+	// Capabilities are declared on top of those derived from what is
+	// registered: for example Experimental or Extensions entries, or Tools to
+	// announce tools before the first one is added.
+	Capabilities *mcp.ServerCapabilities
+	// Logger receives the server's diagnostics; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// CacheHint is the caching hint (ttlMs and cacheScope) the modern era
+// requires on cacheable results.
+type CacheHint struct {
+	// TTL is how long the client may consider the result fresh, rounded down
+	// to milliseconds; 0 means immediately stale.
+	TTL time.Duration
+	// Scope is who may reuse the result; empty means the default of the
+	// option it is in.
+	Scope mcp.CacheScope
+}
+
+// Server is an MCP server: it holds the registries of tools, resources,
+// resource templates, prompts and completions, and serves them to clients of
+// every protocol version, over stream connections (Connect, Run) and one
+// request at a time for HTTP transports (ServeRequest). All its methods are
+// safe for concurrent use, registration included while serving.
+type Server struct {
+	info       mcp.Implementation
+	serverInfo stdjson.RawMessage // info encoded once, for _meta[MetaServerInfo]
+	opts       Options
+	logger     *slog.Logger
+	pageSize   int
+	stateTTL   time.Duration
+	states     sealer // signs requestState
+	cursors    sealer // signs pagination cursors
+	now        func() time.Time
+
+	tools      registry[*serverTool]
+	prompts    registry[*serverPrompt]
+	resources  registry[*serverResource]
+	templates  registry[*serverTemplate]
+	completion atomic.Pointer[CompletionHandler]
+
+	hub hub
+}
+
+// New returns a server that identifies itself as info. opts may be nil.
+func New(info mcp.Implementation, opts *Options) *Server {
+	s := &Server{info: info, now: time.Now}
+	if opts != nil {
+		s.opts = *opts
+	}
+	s.logger = s.opts.Logger
+	if s.logger == nil {
+		s.logger = slog.Default()
+	}
+	s.pageSize = s.opts.PageSize
+	if s.pageSize <= 0 {
+		s.pageSize = DefaultPageSize
+	}
+	s.stateTTL = s.opts.StateTTL
+	if s.stateTTL <= 0 {
+		s.stateTTL = DefaultStateTTL
+	}
+	if s.opts.ListCache.Scope == "" {
+		s.opts.ListCache.Scope = mcp.CachePublic
+	}
+	if s.opts.ReadCache.Scope == "" {
+		s.opts.ReadCache.Scope = mcp.CachePrivate
+	}
+	key := s.opts.StateKey
+	if len(key) == 0 {
+		key = randomKey()
+	}
+	s.states = newSealer(key, "request-state")
+	s.cursors = newSealer(key, "cursor")
+	raw, err := json.Marshal(info)
+	if err != nil {
+		panic("server: the server's Implementation cannot be encoded: " + err.Error())
+	}
+	s.serverInfo = raw
+	s.hub.init()
+	return s
+}
+
+// modernVersions are the versions a request may name in
+// _meta[MetaProtocolVersion]: the modern ones this build speaks.
+func modernVersions() []string {
+	var vs []string
+	for _, v := range mcp.SupportedVersions() {
+		if mcp.IsModern(v) {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+// capabilities returns what the server declares to a client speaking version
+// v: what is registered now, plus Options.Capabilities.
+func (s *Server) capabilities(v string) mcp.ServerCapabilities {
+	var c mcp.ServerCapabilities
+	if s.opts.Capabilities != nil {
+		c = *s.opts.Capabilities
+	}
+	c.Logging = mcp.JSONObject{}
+	if mcp.SupportsCompletionsCapability(v) {
+		c.Completions = mcp.JSONObject{}
+	}
+	if s.serves(featureTools) {
+		c.Tools = &mcp.ToolsCapability{ListChanged: true}
+	}
+	if s.serves(featurePrompts) {
+		c.Prompts = &mcp.PromptsCapability{ListChanged: true}
+	}
+	if s.serves(featureResources) {
+		c.Resources = &mcp.ResourcesCapability{Subscribe: true, ListChanged: true}
+	}
+	if mcp.IsModern(v) {
+		c.Tasks = nil // the 2025-11-25 tasks capability must not appear in the modern era
+	} else {
+		c.Extensions = nil // extensions exist from 2026-07-28 on
+	}
+	return c
+}
+
+// feature names a family of methods that is served only when declared.
+type feature int
+
+const (
+	featureNone feature = iota
+	featureTools
+	featurePrompts
+	featureResources
+)
+
+// serves reports whether the server offers f now: something of that kind is
+// registered, or Options.Capabilities declares it.
+func (s *Server) serves(f feature) bool {
+	c := s.opts.Capabilities
+	switch f {
+	case featureTools:
+		return s.tools.len() > 0 || (c != nil && c.Tools != nil)
+	case featurePrompts:
+		return s.prompts.len() > 0 || (c != nil && c.Prompts != nil)
+	case featureResources:
+		return s.resources.len() > 0 || s.templates.len() > 0 || (c != nil && c.Resources != nil)
+	}
+	return true
+}
+
+// cacheHint returns the wire form of h.
+func cacheHint(h CacheHint) *mcp.CacheableResult {
+	return &mcp.CacheableResult{TTLMs: h.TTL.Milliseconds(), CacheScope: h.Scope}
+}

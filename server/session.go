@@ -1,0 +1,397 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/weftmcp/weft/jsonrpc"
+	"github.com/weftmcp/weft/mcp"
+)
+
+// ConnectOptions configure one connection served by Server.Connect. The zero
+// value is usable.
+type ConnectOptions struct {
+	// SessionID names the legacy session; empty means a random 128-bit one.
+	SessionID string
+	// Principal is the identity the transport authenticated for this
+	// connection, if any. Handlers see it as Request.Principal; without it a
+	// legacy request's principal is the session ID and a modern one's is
+	// empty.
+	Principal string
+	// MaxInFlight bounds how many requests are handled at once; 0 means the
+	// jsonrpc default.
+	MaxInFlight int
+}
+
+// Session is one connection served by a Server. On it, the client either
+// initializes a legacy session (2024-11-05 … 2025-11-25) or sends modern
+// (2026-07-28) requests, each served statelessly from its own _meta.
+type Session struct {
+	srv       *Server
+	conn      *jsonrpc.Conn
+	id        string
+	principal string
+	out       *outbox
+	ready     chan struct{} // closed once conn is set
+	done      chan struct{} // closed when the session has ended
+	cancel    context.CancelFunc
+
+	mu       sync.Mutex
+	phase    sessionPhase
+	version  string
+	caps     mcp.ClientCapabilities
+	client   mcp.Implementation
+	declared mcp.ServerCapabilities // what initialize declared to this client
+	level    mcp.LoggingLevel       // from logging/setLevel; "" = no log messages
+	subs     map[string]bool        // resources/subscribe
+	initID   string                 // raw id of the initialize request, which cannot be cancelled
+	listens  map[jsonrpc.ID]bool    // open subscriptions/listen requests
+}
+
+// sessionPhase is how far the legacy handshake has got.
+type sessionPhase int
+
+const (
+	phaseNew          sessionPhase = iota // no initialize answered: modern requests, initialize or ping
+	phaseInitializing                     // initialize answered, notifications/initialized not yet received
+	phaseReady                            // initialized: change notifications flow
+)
+
+// Connect serves one connection over stream until the client closes it, ctx
+// ends, or Close is called. It returns at once; use Wait to block.
+func (s *Server) Connect(ctx context.Context, stream jsonrpc.Stream, opts *ConnectOptions) (*Session, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("server: not connecting: %w", err)
+	}
+	var o ConnectOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.SessionID == "" {
+		var b [16]byte
+		rand.Read(b[:])
+		o.SessionID = hex.EncodeToString(b[:])
+	}
+	ss := &Session{
+		srv:       s,
+		id:        o.SessionID,
+		principal: o.Principal,
+		out:       newOutbox(),
+		ready:     make(chan struct{}),
+		done:      make(chan struct{}),
+	}
+	ss.conn = jsonrpc.NewConn(&watchedStream{Stream: stream, session: ss}, jsonrpc.ConnOptions{
+		Handler:         jsonrpc.HandlerFunc(ss.handle),
+		MaxInFlight:     o.MaxInFlight,
+		AllowBatch:      ss.allowBatch,
+		OnCallAbandoned: ss.callAbandoned,
+		Logger:          s.logger,
+	})
+	close(ss.ready)
+	s.hub.addSession(ss)
+	var sctx context.Context
+	sctx, ss.cancel = context.WithCancel(ctx)
+	go ss.serve(sctx)
+	return ss, nil
+}
+
+// Run serves one connection over stream until the client closes it (then it
+// returns nil) or ctx ends (then it returns ctx's error).
+func (s *Server) Run(ctx context.Context, stream jsonrpc.Stream) error {
+	ss, err := s.Connect(ctx, stream, nil)
+	if err != nil {
+		return err
+	}
+	err = ss.Wait()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// ID returns the session's ID.
+func (ss *Session) ID() string { return ss.id }
+
+// ProtocolVersion returns the version negotiated by initialize, or "" before
+// it (and on a connection used only for modern requests).
+func (ss *Session) ProtocolVersion() string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.version
+}
+
+// ClientCapabilities returns what the client declared in initialize.
+func (ss *Session) ClientCapabilities() mcp.ClientCapabilities {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.caps
+}
+
+// ClientInfo returns the client's self-description from initialize.
+func (ss *Session) ClientInfo() mcp.Implementation {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.client
+}
+
+// Wait blocks until the session has ended and returns why: nil when the
+// client closed the connection or Close was called, else the stream's error.
+func (ss *Session) Wait() error {
+	<-ss.done
+	err := ss.conn.Err()
+	if err == jsonrpc.ErrClosed || errors.Is(err, io.EOF) { // closed here, or by the client
+		return nil
+	}
+	return err
+}
+
+// Close ends the session: open subscriptions/listen streams are torn down
+// (the client gets notifications/cancelled for each, as the modern stdio
+// binding requires), running handlers are cancelled and the stream is
+// closed. It waits until the session has ended.
+func (ss *Session) Close() error {
+	ss.mu.Lock()
+	listens := make([]jsonrpc.ID, 0, len(ss.listens))
+	for id := range ss.listens {
+		listens = append(listens, id)
+	}
+	ss.mu.Unlock()
+	for _, id := range listens {
+		msg, err := notification(mcp.NotificationCancelled, &mcp.CancelledNotificationParams{
+			RequestID: id, Reason: "the server is closing the connection"})
+		if err == nil {
+			err = ss.conn.Notify(context.Background(), msg.Method, msg.Params)
+		}
+		if err != nil {
+			ss.srv.logger.Debug("server: could not end a subscription", "session", ss.id, "id", id, "error", err)
+		}
+	}
+	err := ss.conn.Close()
+	ss.cancel()
+	<-ss.done
+	return err
+}
+
+// serve sends the session's change notifications until it ends.
+func (ss *Session) serve(ctx context.Context) {
+	defer close(ss.done)
+	defer ss.srv.hub.removeSession(ss)
+	for {
+		select {
+		case <-ss.out.wake:
+			for _, g := range ss.out.take() {
+				msg, err := g.message(nil)
+				if err == nil {
+					err = ss.conn.Notify(ctx, msg.Method, msg.Params)
+				}
+				if err != nil && ctx.Err() == nil {
+					ss.srv.logger.Warn("server: could not send a change notification", "session", ss.id, "method", g.method, "error", err)
+				}
+			}
+		case <-ctx.Done():
+			ss.conn.Close()
+			<-ss.conn.Done()
+			return
+		case <-ss.conn.Done():
+			ss.cancel()
+			return
+		}
+	}
+}
+
+// handle serves one incoming message; it is the connection's handler.
+func (ss *Session) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	<-ss.ready
+	if req.IsNotification() {
+		ss.notification(req)
+		return nil, nil
+	}
+	rt, p, err := decodeRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	r := &Request{srv: ss.srv, via: ss, id: req.ID, method: req.Method, params: req.Params, meta: p.ParamsBase().Meta}
+	ss.mu.Lock()
+	phase := ss.phase
+	if phase != phaseNew {
+		ss.legacyLocked(r)
+	}
+	ss.mu.Unlock()
+	switch {
+	case phase != phaseNew:
+	case isModernRequest(r.meta):
+		if err := r.setModern(RequestInfo{Principal: ss.principal}); err != nil {
+			return nil, err
+		}
+		r.send = ss.send
+	case req.Method == mcp.MethodInitialize || req.Method == mcp.MethodPing:
+		ss.mu.Lock()
+		ss.legacyLocked(r)
+		ss.mu.Unlock()
+	default:
+		return nil, invalidParams("the connection is not initialized: send initialize first (protocol versions up to %s), "+
+			"or put %s and %s in params._meta of every request (%s)",
+			mcp.LatestLegacyVersion, mcp.MetaProtocolVersion, mcp.MetaClientCapabilities, mcp.Version20260728)
+	}
+	if err := r.readProgressToken(); err != nil {
+		return nil, err
+	}
+	return ss.srv.run(ctx, r, rt, p)
+}
+
+// legacyLocked sets up r as a request of this legacy session; ss.mu is held.
+func (ss *Session) legacyLocked(r *Request) {
+	r.session = ss
+	r.version = ss.version
+	r.caps = ss.caps
+	r.client = ss.client
+	r.principal = ss.principal
+	if r.principal == "" {
+		r.principal = ss.id
+	}
+	r.send = ss.send
+	r.asker = legacyAsker{session: ss}
+}
+
+// send writes a message related to a request on the connection.
+func (ss *Session) send(ctx context.Context, msg *jsonrpc.Request) error {
+	return ss.conn.Notify(ctx, msg.Method, msg.Params)
+}
+
+// notification handles an incoming notification.
+func (ss *Session) notification(req *jsonrpc.Request) {
+	switch req.Method {
+	case mcp.NotificationInitialized:
+		ss.mu.Lock()
+		if ss.phase == phaseInitializing {
+			ss.phase = phaseReady
+		}
+		ss.mu.Unlock()
+	case mcp.NotificationCancelled:
+		var p mcp.CancelledNotificationParams
+		if decodeNotification(req, &p) != nil || !p.RequestID.IsValid() {
+			return // malformed cancellations are ignored
+		}
+		ss.mu.Lock()
+		isInit := p.RequestID.Raw() == ss.initID
+		ss.mu.Unlock()
+		if !isInit {
+			ss.conn.CancelInbound(p.RequestID) // unknown or finished: nothing happens
+		}
+	}
+}
+
+// initialize completes the legacy handshake on the session.
+func (ss *Session) initialize(p *mcp.InitializeParams, version string, declared mcp.ServerCapabilities) error {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.phase != phaseNew {
+		return jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "the session is already initialized (protocol version %s); initialize may be sent only once", ss.version)
+	}
+	ss.phase, ss.version, ss.caps, ss.client, ss.declared = phaseInitializing, version, p.Capabilities, p.ClientInfo, declared
+	return nil
+}
+
+// allowBatch reports whether the negotiated version allows JSON-RPC batches.
+func (ss *Session) allowBatch() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return mcp.AllowsBatch(ss.version)
+}
+
+// callAbandoned tells the client that the server stopped waiting for one of
+// its own requests (a handler's context ended while the client was answering).
+func (ss *Session) callAbandoned(id jsonrpc.ID, method string) {
+	msg, err := notification(mcp.NotificationCancelled, &mcp.CancelledNotificationParams{
+		RequestID: id, Reason: "the server no longer needs the answer to " + method})
+	if err == nil {
+		err = ss.conn.Notify(context.Background(), msg.Method, msg.Params)
+	}
+	if err != nil {
+		ss.srv.logger.Debug("server: could not send notifications/cancelled", "session", ss.id, "id", id, "error", err)
+	}
+}
+
+// logLevel returns the level set by logging/setLevel, "" when none.
+func (ss *Session) logLevel() mcp.LoggingLevel {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.level
+}
+
+// wantsListChanged reports whether the session gets list_changed for f: it is
+// initialized and was told the list may change.
+func (ss *Session) wantsListChanged(f feature) bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.phase != phaseReady {
+		return false
+	}
+	switch f {
+	case featureTools:
+		return ss.declared.Tools != nil && ss.declared.Tools.ListChanged
+	case featurePrompts:
+		return ss.declared.Prompts != nil && ss.declared.Prompts.ListChanged
+	case featureResources:
+		return ss.declared.Resources != nil && ss.declared.Resources.ListChanged
+	}
+	return false
+}
+
+// trackListen records an open subscriptions/listen request on the
+// connection (open true) or its end.
+func (ss *Session) trackListen(id jsonrpc.ID, open bool) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if !open {
+		delete(ss.listens, id)
+		return
+	}
+	if ss.listens == nil {
+		ss.listens = make(map[jsonrpc.ID]bool)
+	}
+	ss.listens[id] = true
+}
+
+// subscribed reports whether the session subscribed to uri.
+func (ss *Session) subscribed(uri string) bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.subs[uri]
+}
+
+// decodeNotification decodes the params of an incoming notification.
+func decodeNotification(req *jsonrpc.Request, v any) error {
+	if len(req.Params) == 0 {
+		return nil
+	}
+	return json.Unmarshal(req.Params, v)
+}
+
+// watchedStream notes the id of an initialize request as the connection reads
+// it, before any later message is dispatched, so a cancellation that follows
+// it on the wire is recognised however the handlers are scheduled.
+type watchedStream struct {
+	jsonrpc.Stream
+	session *Session
+}
+
+// Read reads the next message, noting the id of an initialize request.
+func (w *watchedStream) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := w.Stream.Read(ctx)
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == mcp.MethodInitialize && !req.IsNotification() {
+		w.session.mu.Lock()
+		if w.session.initID == "" {
+			w.session.initID = req.ID.Raw()
+		}
+		w.session.mu.Unlock()
+	}
+	return msg, err
+}

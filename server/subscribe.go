@@ -1,0 +1,48 @@
+package server
+
+import (
+	"context"
+
+	"github.com/weftmcp/weft/mcp"
+)
+
+// subscribe answers resources/subscribe (legacy): the session gets
+// notifications/resources/updated for the URI from now on.
+func (s *Server) subscribe(_ context.Context, r *Request, p *mcp.SubscribeParams) (result, error) {
+	if p.URI == "" {
+		return nil, invalidParams("resources/subscribe needs a uri")
+	}
+	ss := r.session
+	ss.mu.Lock()
+	if ss.subs == nil {
+		ss.subs = make(map[string]bool)
+	}
+	ss.subs[p.URI] = true
+	ss.mu.Unlock()
+	return &mcp.EmptyResult{}, nil
+}
+
+// unsubscribe answers resources/unsubscribe (legacy).
+func (s *Server) unsubscribe(_ context.Context, r *Request, p *mcp.UnsubscribeParams) (result, error) {
+	if p.URI == "" {
+		return nil, invalidParams("resources/unsubscribe needs a uri")
+	}
+	ss := r.session
+	ss.mu.Lock()
+	delete(ss.subs, p.URI)
+	ss.mu.Unlock()
+	return &mcp.EmptyResult{}, nil
+}
+
+// ResourceUpdated tells every client subscribed to uri that the resource
+// changed: legacy sessions that called resources/subscribe and modern
+// subscriptions/listen streams whose resourceSubscriptions name it. Delivery
+// is asynchronous and in order per client; it returns ctx's error, without
+// notifying anyone, if ctx has already ended.
+func (s *Server) ResourceUpdated(ctx context.Context, uri string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.hub.resourceUpdated(uri)
+	return nil
+}
