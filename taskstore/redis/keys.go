@@ -1,0 +1,59 @@
+package redis
+
+import (
+	"strconv"
+	"time"
+)
+
+// keys names everything a Store or Bus keeps in Redis. Every name starts
+// with the hash tag {prefix}.
+type keys struct {
+	task    string // + task ID: the task's hash
+	seq     string // the counter that numbers tasks in creation order
+	list    string // + principal: sorted set of the principal's task IDs by number
+	expiry  string // sorted set of expiryMember by ExpiresAt (ms)
+	lease   string // sorted set of unfinished, owned task IDs by LeaseExpiresAt (ms)
+	active  string // sorted set of unfinished task IDs by key deadline (ms)
+	actives string // + principal: the same, per principal
+	signals string // the Bus's pub/sub channel
+}
+
+func newKeys(prefix string) keys {
+	tag := "{" + prefix + "}:"
+	return keys{
+		task:    tag + "task:",
+		seq:     tag + "seq",
+		list:    tag + "list:",
+		expiry:  tag + "expiry",
+		lease:   tag + "lease",
+		active:  tag + "active",
+		actives: tag + "active:",
+		signals: tag + "signals",
+	}
+}
+
+// expiryMember is a task's member in the expiry set: its ID and principal,
+// so that a task whose key Redis expired by itself can be taken out of the
+// principal's sets too. The length prefix keeps any ID and principal apart.
+func expiryMember(id, principal string) string {
+	return strconv.Itoa(len(id)) + ":" + id + principal
+}
+
+// ceilMillis returns t in Unix milliseconds, rounded up: a deadline's
+// score, never earlier than the deadline, and the bound the listings
+// compare scores with, never missing a deadline that is due.
+func ceilMillis(t time.Time) int64 {
+	ms := t.UnixMilli()
+	if t.Sub(time.UnixMilli(ms)) > 0 {
+		ms++
+	}
+	return ms
+}
+
+// scoreArg formats a score for a script: "" for none.
+func scoreArg(t time.Time, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return strconv.FormatInt(ceilMillis(t), 10)
+}

@@ -1,0 +1,171 @@
+package redis_test
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+)
+
+// The Redis the tests use: WEFT_TEST_REDIS, else the default address; if
+// nothing answers there, a redis-server the tests start on a free port.
+// Without one, the tests fail under CI=true and are skipped elsewhere.
+const (
+	redisEnv     = "WEFT_TEST_REDIS"
+	defaultRedis = "redis://127.0.0.1:6379/15"
+)
+
+var (
+	redisOptions *goredis.Options // nil when there is no Redis
+	noRedis      string           // why, when there is none
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(runTests(m))
+}
+
+func runTests(m *testing.M) int {
+	stop, err := findRedis()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			fmt.Fprintf(os.Stderr, "FAIL: the Redis store tests need a Redis and none could be had: %v\n", err)
+			return 1
+		}
+		noRedis = err.Error()
+	}
+	defer stop()
+	return m.Run()
+}
+
+// findRedis sets redisOptions to a Redis that answers, starting one if it
+// must; stop ends what it started.
+func findRedis() (stop func(), err error) {
+	stop = func() {}
+	url := os.Getenv(redisEnv)
+	if url == "" {
+		url = defaultRedis
+	}
+	opts, err := goredis.ParseURL(url)
+	if err != nil {
+		return stop, fmt.Errorf("%s=%q is not a Redis URL: %w", redisEnv, url, err)
+	}
+	if ping(opts) == nil {
+		redisOptions = opts
+		return stop, nil
+	}
+	server, err := exec.LookPath("redis-server")
+	if err != nil {
+		return stop, fmt.Errorf("no Redis answers at %s and redis-server is not installed "+
+			"(install it, start a Redis, or set %s)", url, redisEnv)
+	}
+	return startRedis(server)
+}
+
+// ping checks that a Redis answers.
+func ping(opts *goredis.Options) error {
+	c := goredis.NewClient(opts)
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	return c.Ping(ctx).Err()
+}
+
+// startRedis starts a throwaway redis-server on a free loopback port that
+// keeps nothing on disk, and waits until it says it is ready.
+func startRedis(server string) (func(), error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return func() {}, err
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	dir, err := os.MkdirTemp("", "weft-redis-")
+	if err != nil {
+		return func() {}, err
+	}
+	cmd := exec.Command(server, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+		"--dir", dir, "--logfile", "")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return func() {}, err
+	}
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		return func() {}, fmt.Errorf("starting %s: %w", server, err)
+	}
+	stop := func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		os.RemoveAll(dir)
+	}
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "Ready to accept connections") {
+				ready <- true
+				break
+			}
+		}
+		ready <- false
+		for sc.Scan() { // keep draining so the server never blocks on its log
+		}
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			stop()
+			return func() {}, fmt.Errorf("%s exited before it was ready", server)
+		}
+	case <-time.After(30 * time.Second):
+		stop()
+		return func() {}, fmt.Errorf("%s was not ready within 30s", server)
+	}
+	redisOptions = &goredis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port)}
+	return stop, nil
+}
+
+// needRedis skips the test when there is no Redis (outside CI).
+func needRedis(t testing.TB) {
+	t.Helper()
+	if redisOptions == nil {
+		t.Skipf("skipping: %s", noRedis)
+	}
+}
+
+// newClient returns a client on the test Redis, closed when the test ends.
+func newClient(t testing.TB) *goredis.Client {
+	t.Helper()
+	needRedis(t)
+	opts := *redisOptions
+	c := goredis.NewClient(&opts)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// newPrefix returns a key prefix no other test uses, whose keys are
+// deleted when the test ends.
+func newPrefix(t testing.TB) string {
+	t.Helper()
+	prefix := "weft-test-" + rand.Text()
+	c := newClient(t)
+	t.Cleanup(func() {
+		ctx := context.Background()
+		iter := c.Scan(ctx, 0, "{"+prefix+"}:*", 1000).Iterator()
+		for iter.Next(ctx) {
+			c.Del(ctx, iter.Val())
+		}
+		if err := iter.Err(); err != nil {
+			t.Errorf("deleting the test's keys: %v", err)
+		}
+	})
+	return prefix
+}

@@ -1,0 +1,179 @@
+package redis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/weftmcp/weft/tasks"
+)
+
+// maxStaleWrites bounds how often Update re-reads a task that changed
+// between its read and its write before reporting a conflict.
+const maxStaleWrites = 3
+
+// Store is a tasks.Store in Redis. It is safe for concurrent use, and any
+// number of Stores, in any number of processes, may share one Redis and
+// prefix. Create one with New; it holds no resources of its own beyond the
+// client, which the caller keeps and closes.
+//
+// Update reads the task, checks the change with tasks.CheckUpdate, and
+// writes it with a script that first verifies the task is still at the
+// version (and creation number) it was checked against; if not, it reads
+// again. So the rules have one implementation, and the check and the write
+// are as good as atomic: a version names exactly one stored state.
+type Store struct {
+	client redis.UniversalClient
+	keys   keys
+	grace  string // the expiry grace in milliseconds, as the scripts take it
+}
+
+var _ tasks.Store = (*Store)(nil)
+
+// New returns a Store on the client's Redis.
+func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
+	if client == nil {
+		return nil, errors.New("redis: New needs a client (redis.NewClient, NewClusterClient or NewUniversalClient)")
+	}
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	return &Store{client: client, keys: newKeys(cfg.prefix), grace: strconv.FormatInt(cfg.grace.Milliseconds(), 10)}, nil
+}
+
+// Create implements tasks.Store.
+func (s *Store) Create(ctx context.Context, rec *tasks.Record, quota tasks.Quota) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("redis: create: %w", err)
+	}
+	if err := tasks.CheckCreate(rec); err != nil {
+		return err
+	}
+	if err := checkTimes(rec); err != nil {
+		return err
+	}
+	k := s.keys
+	set, _ := mutableFields(rec)
+	args := []any{rec.ID, quota.PerPrincipal, quota.Total, s.grace,
+		scoreArg(rec.ExpiresAt, !rec.ExpiresAt.IsZero()), scoreArg(rec.LeaseExpiresAt, leased(rec)),
+		expiryMember(rec.ID, rec.Principal)}
+	args = append(args, identityFields(rec)...)
+	args = append(args, set...)
+	res, err := createScript.Run(ctx, s.client,
+		[]string{k.task + rec.ID, k.seq, k.list + rec.Principal, k.expiry, k.lease, k.active, k.actives + rec.Principal},
+		args...).Result()
+	if err != nil {
+		return fmt.Errorf("redis: create task %s: %w", rec.ID, err)
+	}
+	switch res {
+	case "exists":
+		return fmt.Errorf("%w: %s", tasks.ErrExists, rec.ID)
+	case "limit:principal":
+		return &tasks.LimitError{Scope: tasks.LimitPrincipal, Limit: quota.PerPrincipal}
+	case "limit:total":
+		return &tasks.LimitError{Scope: tasks.LimitTotal, Limit: quota.Total}
+	}
+	rec.Version = 1
+	return nil
+}
+
+// leased reports whether the record belongs in the lease index: it is
+// unfinished and has an owner and a lease time.
+func leased(rec *tasks.Record) bool {
+	return !rec.Status.Terminal() && rec.Owner != "" && !rec.LeaseExpiresAt.IsZero()
+}
+
+// Get implements tasks.Store.
+func (s *Store) Get(ctx context.Context, id string) (*tasks.Record, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("redis: get: %w", err)
+	}
+	rec, _, err := s.read(ctx, id)
+	return rec, err
+}
+
+// read returns the task and its creation number.
+func (s *Store) read(ctx context.Context, id string) (*tasks.Record, int64, error) {
+	h, err := s.client.HGetAll(ctx, s.keys.task+id).Result()
+	if err != nil {
+		return nil, 0, fmt.Errorf("redis: get task %s: %w", id, err)
+	}
+	if len(h) == 0 {
+		return nil, 0, tasks.ErrNotFound
+	}
+	return decodeRecord(id, h)
+}
+
+// Update implements tasks.Store.
+func (s *Store) Update(ctx context.Context, rec *tasks.Record) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("redis: update: %w", err)
+	}
+	if err := checkTimes(rec); err != nil {
+		return err
+	}
+	for range maxStaleWrites {
+		stored, seq, err := s.read(ctx, rec.ID)
+		if err != nil {
+			return err
+		}
+		if err := tasks.CheckUpdate(stored, rec); err != nil {
+			return err
+		}
+		switch res, err := s.write(ctx, rec, stored, seq); {
+		case err != nil:
+			return fmt.Errorf("redis: update task %s: %w", rec.ID, err)
+		case res == "missing":
+			return tasks.ErrNotFound
+		case res == "ok":
+			rec.Version = stored.Version + 1
+			return nil
+		}
+		// "stale": the task changed since the read; check against the new state.
+	}
+	return fmt.Errorf("%w: task %s kept changing while it was being written", tasks.ErrConflict, rec.ID)
+}
+
+// write runs the update script for rec, checked against stored at the
+// creation number seq.
+func (s *Store) write(ctx context.Context, rec, stored *tasks.Record, seq int64) (any, error) {
+	k := s.keys
+	set, unset := mutableFields(rec)
+	unfinished := "0"
+	if !rec.Status.Terminal() {
+		unfinished = "1"
+	}
+	args := make([]any, 0, 10+len(set)+len(unset))
+	args = append(args, rec.ID, seq, stored.Version, stored.Version+1, unfinished, s.grace,
+		scoreArg(rec.ExpiresAt, !rec.ExpiresAt.IsZero()), scoreArg(rec.LeaseExpiresAt, leased(rec)),
+		expiryMember(rec.ID, stored.Principal), len(set)/2)
+	args = append(args, set...)
+	for _, f := range unset {
+		args = append(args, f)
+	}
+	return updateScript.Run(ctx, s.client,
+		[]string{k.task + rec.ID, k.expiry, k.lease, k.active, k.actives + stored.Principal}, args...).Result()
+}
+
+// Delete implements tasks.Store.
+func (s *Store) Delete(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("redis: delete: %w", err)
+	}
+	k := s.keys
+	n, err := deleteScript.Run(ctx, s.client, []string{k.expiry, k.lease, k.active},
+		k.task, k.list, k.actives, id).Int()
+	if err != nil {
+		return fmt.Errorf("redis: delete task %s: %w", id, err)
+	}
+	if n == 0 {
+		return tasks.ErrNotFound
+	}
+	return nil
+}

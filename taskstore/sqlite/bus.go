@@ -1,0 +1,223 @@
+package sqlite
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/weftmcp/weft/tasks"
+)
+
+// pruneEvery is how many publishes pass between two deletions of signals
+// older than the retention.
+const pruneEvery = 64
+
+// Bus is a tasks.Bus for the processes sharing one SQLite file on one host.
+// A signal is delivered at once to subscriptions of the same Bus, and is
+// also written to the file, which every other Bus on it polls: a signal
+// takes up to the poll interval to cross processes. Create one with OpenBus
+// and stop it with Close.
+//
+// Signals are kept in the file for the retention period, then deleted.
+type Bus struct {
+	path   string
+	origin string // tells this Bus's own rows apart when polling
+	cfg    config
+	db     *sql.DB
+	local  *tasks.MemoryBus
+	cancel context.CancelFunc // stops polling
+	done   chan struct{}      // closed when polling has stopped
+
+	mu        sync.Mutex
+	published int
+	closed    bool
+
+	// pollMu serialises reading the file for signals; last is the sequence
+	// number of the newest signal read.
+	pollMu sync.Mutex
+	last   int64
+}
+
+var _ tasks.Bus = (*Bus)(nil)
+
+// OpenBus opens a Bus on the SQLite database at path, creating the file and
+// schema as Open does, and starts polling it. Close the Bus when done.
+func OpenBus(ctx context.Context, path string, opts ...Option) (*Bus, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if err := cfg.checkStore(path); err != nil {
+		return nil, err
+	}
+	if cfg.pollInterval <= 0 || cfg.retention <= 0 {
+		return nil, fmt.Errorf("sqlite: the bus poll interval (%v) and retention (%v) must be positive", cfg.pollInterval, cfg.retention)
+	}
+	// Signals are wake-ups, not data: their commits need not reach the disk.
+	cfg.synchronous = "OFF"
+	db, err := openDB(path, cfg, false)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(2) // one polling while one publishes
+	if err := migrate(ctx, db, path); err != nil {
+		db.Close()
+		return nil, err
+	}
+	var last int64
+	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM weft_signals`).Scan(&last); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: opening a bus on %s: reading the newest signal: %w", path, err)
+	}
+	pollCtx, cancel := context.WithCancel(context.Background())
+	b := &Bus{
+		path:   path,
+		origin: rand.Text(),
+		cfg:    cfg,
+		db:     db,
+		local:  tasks.NewMemoryBus(),
+		cancel: cancel,
+		done:   make(chan struct{}),
+		last:   last,
+	}
+	go b.poll(pollCtx)
+	return b, nil
+}
+
+// Publish implements tasks.Bus.
+func (b *Bus) Publish(ctx context.Context, s tasks.Signal) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sqlite: publish: %w", err)
+	}
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return errBusClosed
+	}
+	b.published++
+	prune := b.published%pruneEvery == 0
+	b.mu.Unlock()
+
+	if err := b.local.Publish(ctx, s); err != nil {
+		return err
+	}
+	now := time.Now()
+	tx, err := b.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: publish: starting a write transaction on %s: %w", b.path, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO weft_signals (origin, task_id, kind, published_ms) VALUES (?, ?, ?, ?)`,
+		b.origin, s.TaskID, string(s.Kind), now.UnixMilli()); err != nil {
+		return fmt.Errorf("sqlite: publish: writing the signal to %s: %w", b.path, err)
+	}
+	if prune {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM weft_signals WHERE published_ms < ?`,
+			now.Add(-b.cfg.retention).UnixMilli()); err != nil {
+			return fmt.Errorf("sqlite: publish: deleting old signals from %s: %w", b.path, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: publish: committing the signal to %s: %w", b.path, err)
+	}
+	return nil
+}
+
+// Subscribe implements tasks.Bus. The subscription receives signals
+// published through this Bus at once, and those of other Buses on the file
+// at the next poll. Subscribe first delivers what other Buses have
+// written so far to the existing subscriptions, so the new one starts with
+// no signal from before it.
+func (b *Bus) Subscribe(ctx context.Context, taskID string) (tasks.Subscription, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: subscribe: %w", err)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil, errBusClosed
+	}
+	b.pollMu.Lock()
+	defer b.pollMu.Unlock()
+	if err := b.catchUp(ctx); err != nil {
+		return nil, fmt.Errorf("sqlite: subscribe: reading signals from %s: %w", b.path, err)
+	}
+	return b.local.Subscribe(ctx, taskID)
+}
+
+// Close stops polling and releases the Bus's connections. Subscriptions
+// stay open but receive nothing more; their owners close them.
+func (b *Bus) Close() error {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil
+	}
+	b.closed = true
+	b.mu.Unlock()
+	b.cancel()
+	<-b.done
+	return b.db.Close()
+}
+
+// errBusClosed is returned by calls on a closed Bus.
+var errBusClosed = errors.New("sqlite: the bus is closed")
+
+// poll delivers the signals other Buses write, every poll interval, until
+// ctx ends.
+func (b *Bus) poll(ctx context.Context) {
+	defer close(b.done)
+	ticker := time.NewTicker(b.cfg.pollInterval)
+	defer ticker.Stop()
+	failing := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+		b.pollMu.Lock()
+		err := b.catchUp(ctx)
+		b.pollMu.Unlock()
+		switch {
+		case err != nil && ctx.Err() == nil:
+			if !failing {
+				b.cfg.logger.Warn("sqlite: the task bus cannot read signals; waiters notice changes at their next poll",
+					slog.String("path", b.path), slog.Any("error", err))
+			}
+			failing = true
+		case err == nil:
+			failing = false
+		}
+	}
+}
+
+// catchUp delivers the signals other Buses wrote since the last one read.
+// The caller holds pollMu.
+func (b *Bus) catchUp(ctx context.Context) error {
+	rows, err := b.db.QueryContext(ctx, `SELECT seq, origin, task_id, kind FROM weft_signals WHERE seq > ? ORDER BY seq`, b.last)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			seq    int64
+			origin string
+			s      tasks.Signal
+		)
+		if err := rows.Scan(&seq, &origin, &s.TaskID, &s.Kind); err != nil {
+			return err
+		}
+		b.last = seq
+		if origin != b.origin {
+			b.local.Publish(ctx, s)
+		}
+	}
+	return rows.Err()
+}

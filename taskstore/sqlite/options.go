@@ -1,0 +1,81 @@
+package sqlite
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Option configures Open and NewBus.
+type Option func(*config)
+
+// config is the settings after options.
+type config struct {
+	busyTimeout  time.Duration
+	readConns    int
+	synchronous  Synchronous
+	pollInterval time.Duration
+	retention    time.Duration
+	logger       *slog.Logger
+}
+
+// The defaults the options override.
+const (
+	DefaultBusyTimeout  = 5 * time.Second
+	DefaultReadConns    = 4
+	DefaultPollInterval = 50 * time.Millisecond
+	DefaultRetention    = time.Minute
+)
+
+func defaultConfig() config {
+	return config{
+		busyTimeout:  DefaultBusyTimeout,
+		readConns:    DefaultReadConns,
+		synchronous:  SyncFull,
+		pollInterval: DefaultPollInterval,
+		retention:    DefaultRetention,
+		logger:       slog.Default(),
+	}
+}
+
+// Synchronous is how hard a commit pushes to the disk before it returns
+// (SQLite's PRAGMA synchronous, in WAL mode).
+type Synchronous string
+
+// The two settings worth choosing between.
+const (
+	// SyncFull syncs the log at every commit: a task that Create or Update
+	// reported written survives a power cut. The default.
+	SyncFull Synchronous = "FULL"
+	// SyncNormal syncs only at checkpoints: a commit survives the process
+	// crashing, but the last ones may be lost if the machine loses power.
+	// Several times faster on a real disk.
+	SyncNormal Synchronous = "NORMAL"
+)
+
+// WithBusyTimeout sets how long a write waits for another process's write
+// transaction to finish before failing with "database is locked"
+// (default DefaultBusyTimeout).
+func WithBusyTimeout(d time.Duration) Option { return func(c *config) { c.busyTimeout = d } }
+
+// WithReadConns sets how many connections serve reads (Get, List and the
+// sweeps' listings) at once; writes always go through one connection
+// (default DefaultReadConns).
+func WithReadConns(n int) Option { return func(c *config) { c.readConns = n } }
+
+// WithSynchronous sets the commit durability (default SyncFull).
+func WithSynchronous(s Synchronous) Option { return func(c *config) { c.synchronous = s } }
+
+// WithPollInterval sets how often a Bus looks for signals published by
+// other processes (default DefaultPollInterval). It bounds how long a
+// signal takes to cross processes; within one process delivery is direct.
+func WithPollInterval(d time.Duration) Option { return func(c *config) { c.pollInterval = d } }
+
+// WithRetention sets how long a Bus keeps published signals in the file for
+// other processes to read (default DefaultRetention). A process that polls
+// less often than this may miss a signal, which the task Runtime makes good
+// at its next heartbeat or poll.
+func WithRetention(d time.Duration) Option { return func(c *config) { c.retention = d } }
+
+// WithLogger sets where a Bus reports that it cannot read the file
+// (default slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }

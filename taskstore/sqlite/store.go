@@ -1,0 +1,292 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/weftmcp/weft/tasks"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Store is a tasks.Store in a SQLite file. It is safe for concurrent use,
+// and several Stores, in one process or several, may share one file. Create
+// one with Open and release it with Close.
+type Store struct {
+	path string
+	// w is the single connection every write goes through, each write a
+	// BEGIN IMMEDIATE transaction: writers of this process queue for the
+	// connection instead of spinning on SQLite's lock, and writers of
+	// other processes wait on the busy timeout.
+	w *sql.DB
+	// r serves reads; in WAL mode they never wait for the writer.
+	r  *sql.DB
+	st *statements
+}
+
+var _ tasks.Store = (*Store)(nil)
+
+// Open opens the SQLite database at path, creating the file if needed, and
+// creates or migrates the task schema. Close the Store when done.
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if err := cfg.checkStore(path); err != nil {
+		return nil, err
+	}
+	w, err := openDB(path, cfg, false)
+	if err != nil {
+		return nil, err
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxIdleTime(0)
+	if err := w.PingContext(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
+	}
+	if err := migrate(ctx, w, path); err != nil {
+		w.Close()
+		return nil, err
+	}
+	r, err := openDB(path, cfg, true)
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	r.SetMaxOpenConns(cfg.readConns)
+	r.SetMaxIdleConns(cfg.readConns)
+	st, err := prepare(ctx, r, w)
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
+	}
+	return &Store{path: path, w: w, r: r, st: st}, nil
+}
+
+// checkStore rejects settings and paths Open cannot work with.
+func (c *config) checkStore(path string) error {
+	switch {
+	case path == "" || path == ":memory:" || strings.HasPrefix(path, "file:"):
+		return fmt.Errorf("sqlite: %q is not a file path; give the path of a database file (for a store that "+
+			"lives only as long as the process, use tasks.NewMemoryStore)", path)
+	case strings.ContainsRune(path, '?'):
+		return fmt.Errorf("sqlite: the path %q contains '?', which the driver reads as the start of its options; use a path without it", path)
+	case c.busyTimeout < 0:
+		return fmt.Errorf("sqlite: the busy timeout must not be negative, not %v", c.busyTimeout)
+	case c.readConns < 1:
+		return fmt.Errorf("sqlite: at least one read connection is needed, not %d", c.readConns)
+	case c.synchronous != SyncFull && c.synchronous != SyncNormal:
+		return fmt.Errorf("sqlite: unknown synchronous setting %q; use SyncFull or SyncNormal", c.synchronous)
+	}
+	return nil
+}
+
+// openDB opens a pool on the file: for writing (WAL mode, foreign keys,
+// transactions that take the write lock at BEGIN) or for reading only.
+func openDB(path string, cfg config, readOnly bool) (*sql.DB, error) {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", cfg.busyTimeout.Milliseconds()))
+	q.Add("_pragma", "synchronous("+string(cfg.synchronous)+")")
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "foreign_keys(1)")
+		q.Set("_txlock", "immediate")
+	}
+	db, err := sql.Open("sqlite", path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// Close releases the Store's connections. Calls after Close fail.
+func (s *Store) Close() error {
+	s.st.close()
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// Create implements tasks.Store.
+func (s *Store) Create(ctx context.Context, rec *tasks.Record, quota tasks.Quota) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sqlite: create: %w", err)
+	}
+	if err := tasks.CheckCreate(rec); err != nil {
+		return err
+	}
+	return s.write(ctx, "create", func(tx *sql.Tx) error {
+		var taken int
+		if err := tx.StmtContext(ctx, s.st.exists).QueryRowContext(ctx, rec.ID).Scan(&taken); err != nil {
+			return err
+		}
+		if taken > 0 {
+			return fmt.Errorf("%w: %s", tasks.ErrExists, rec.ID)
+		}
+		if err := s.checkQuota(ctx, tx, rec.Principal, quota); err != nil {
+			return err
+		}
+		args, err := insertArgs(rec)
+		if err != nil {
+			return err
+		}
+		res, err := tx.StmtContext(ctx, s.st.insert).ExecContext(ctx, args...)
+		if err != nil {
+			return err
+		}
+		seq, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		if err := s.insertInputs(ctx, tx, seq, rec.Inputs, 0); err != nil {
+			return err
+		}
+		rec.Version = 1
+		return nil
+	})
+}
+
+// checkQuota fails with a *tasks.LimitError when another unfinished task
+// would exceed the quota. It counts at most the limit's worth of rows.
+func (s *Store) checkQuota(ctx context.Context, tx *sql.Tx, principal string, quota tasks.Quota) error {
+	if quota.PerPrincipal > 0 {
+		var n int
+		err := tx.StmtContext(ctx, s.st.countPrincipal).QueryRowContext(ctx, principal, quota.PerPrincipal).Scan(&n)
+		if err != nil {
+			return err
+		}
+		if n >= quota.PerPrincipal {
+			return &tasks.LimitError{Scope: tasks.LimitPrincipal, Limit: quota.PerPrincipal}
+		}
+	}
+	if quota.Total > 0 {
+		var n int
+		err := tx.StmtContext(ctx, s.st.countTotal).QueryRowContext(ctx, quota.Total).Scan(&n)
+		if err != nil {
+			return err
+		}
+		if n >= quota.Total {
+			return &tasks.LimitError{Scope: tasks.LimitTotal, Limit: quota.Total}
+		}
+	}
+	return nil
+}
+
+// Get implements tasks.Store.
+func (s *Store) Get(ctx context.Context, id string) (*tasks.Record, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: get: %w", err)
+	}
+	found, err := queryTasks(ctx, s.st.get, id)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: get task %s from %s: %w", id, s.path, err)
+	}
+	if len(found) == 0 {
+		return nil, tasks.ErrNotFound
+	}
+	return found[0].rec, nil
+}
+
+// Update implements tasks.Store.
+func (s *Store) Update(ctx context.Context, rec *tasks.Record) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sqlite: update: %w", err)
+	}
+	var version uint64
+	err := s.write(ctx, "update", func(tx *sql.Tx) error {
+		found, err := queryTasks(ctx, tx.StmtContext(ctx, s.st.getForUpdate), rec.ID)
+		if err != nil {
+			return err
+		}
+		if len(found) == 0 {
+			return tasks.ErrNotFound
+		}
+		stored := found[0]
+		if err := tasks.CheckUpdate(stored.rec, rec); err != nil {
+			return err
+		}
+		version = stored.rec.Version + 1
+		args, err := updateArgs(rec, version, stored.seq)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.StmtContext(ctx, s.st.update).ExecContext(ctx, args...); err != nil {
+			return err
+		}
+		// CheckUpdate let through only answers to unanswered requests and
+		// requests appended after the recorded ones.
+		for pos, in := range stored.rec.Inputs {
+			if !in.Answered() && rec.Inputs[pos].Answered() {
+				if _, err := tx.StmtContext(ctx, s.st.answer).ExecContext(ctx,
+					rawArg(rec.Inputs[pos].Response), stored.seq, pos); err != nil {
+					return err
+				}
+			}
+		}
+		return s.insertInputs(ctx, tx, stored.seq, rec.Inputs[len(stored.rec.Inputs):], len(stored.rec.Inputs))
+	})
+	if err != nil {
+		return err
+	}
+	rec.Version = version
+	return nil
+}
+
+// Delete implements tasks.Store.
+func (s *Store) Delete(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sqlite: delete: %w", err)
+	}
+	return s.write(ctx, "delete", func(tx *sql.Tx) error {
+		res, err := tx.StmtContext(ctx, s.st.remove).ExecContext(ctx, id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return tasks.ErrNotFound
+		}
+		return nil
+	})
+}
+
+// write runs fn in a write transaction and commits it. Errors of the task
+// rules (from the tasks package) are returned as they are; others say what
+// failed where.
+func (s *Store) write(ctx context.Context, op string, fn func(*sql.Tx) error) (err error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: %s: starting a write transaction on %s: %w", op, s.path, err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		if isRuleError(err) {
+			return err
+		}
+		return fmt.Errorf("sqlite: %s on %s: %w", op, s.path, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: %s: committing to %s: %w", op, s.path, err)
+	}
+	return nil
+}
+
+// isRuleError reports whether err is one of the task errors a Store
+// returns unwrapped.
+func isRuleError(err error) bool {
+	for _, target := range []error{tasks.ErrNotFound, tasks.ErrExists, tasks.ErrConflict, tasks.ErrTerminal,
+		tasks.ErrInvalidUpdate, tasks.ErrLimit} {
+		if errors.Is(err, target) {
+			return true
+		}
+	}
+	return false
+}
