@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/weftmcp/weft/tasks"
@@ -39,10 +38,9 @@ type Bus struct {
 	local   *tasks.MemoryBus
 	done    chan struct{} // closed when dispatch has stopped
 
-	mu       sync.Mutex
-	closed   bool
-	topics   map[string]int           // subscriptions per task ID, to wake after a reconnect
-	barriers map[string]chan struct{} // Subscribe calls waiting for their barrier, by token
+	mu     sync.Mutex
+	closed bool
+	topics map[string]int // subscriptions per task ID, to wake after a reconnect
 }
 
 var _ tasks.Bus = (*Bus)(nil)
@@ -68,15 +66,14 @@ func NewBus(ctx context.Context, client redis.UniversalClient, opts ...Option) (
 		return nil, fmt.Errorf("redis: subscribing to %s: %w", channel, err)
 	}
 	b := &Bus{
-		client:   client,
-		channel:  channel,
-		origin:   rand.Text(),
-		log:      cfg.logger,
-		ps:       ps,
-		local:    tasks.NewMemoryBus(),
-		done:     make(chan struct{}),
-		topics:   make(map[string]int),
-		barriers: make(map[string]chan struct{}),
+		client:  client,
+		channel: channel,
+		origin:  rand.Text(),
+		log:     cfg.logger,
+		ps:      ps,
+		local:   tasks.NewMemoryBus(),
+		done:    make(chan struct{}),
+		topics:  make(map[string]int),
 	}
 	go b.dispatch(ps.ChannelWithSubscriptions(redis.WithChannelSize(1024)))
 	return b, nil
@@ -99,19 +96,16 @@ func (b *Bus) Publish(ctx context.Context, s tasks.Signal) error {
 	return nil
 }
 
-// Subscribe implements tasks.Bus. So that the new subscription receives no
-// signal published before the call, it first publishes a barrier on the
-// channel and waits (at most barrierWait) until this Bus has dispatched it,
-// and with it every signal published earlier.
+// Subscribe implements tasks.Bus. It costs no round trip to Redis: this Bus
+// is subscribed to its channel from NewBus on and routes by task ID, so every
+// signal published after Subscribe returns reaches the new subscription (one
+// still in flight from before may too: a harmless wake-up).
 func (b *Bus) Subscribe(ctx context.Context, taskID string) (tasks.Subscription, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("redis: subscribe: %w", err)
 	}
 	if b.isClosed() {
 		return nil, errBusClosed
-	}
-	if err := b.barrier(ctx); err != nil {
-		return nil, err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -150,42 +144,6 @@ func (b *Bus) isClosed() bool {
 	return b.closed
 }
 
-// barrierWait bounds how long Subscribe waits for its barrier. Should the
-// subscription connection be down, Subscribe goes on without it: the
-// barrier only keeps older signals out, which are harmless wake-ups.
-const barrierWait = 2 * time.Second
-
-// barrier publishes a barrier and waits until dispatch has passed it.
-func (b *Bus) barrier(ctx context.Context) error {
-	token := rand.Text()
-	passed := make(chan struct{})
-	b.mu.Lock()
-	b.barriers[token] = passed
-	b.mu.Unlock()
-	defer func() {
-		b.mu.Lock()
-		delete(b.barriers, token)
-		b.mu.Unlock()
-	}()
-	if err := b.client.Publish(ctx, b.channel, string(barrierKind)+" "+b.origin+" "+token).Err(); err != nil {
-		return fmt.Errorf("redis: subscribe: publishing a barrier on %s: %w", b.channel, err)
-	}
-	timer := time.NewTimer(barrierWait)
-	defer timer.Stop()
-	select {
-	case <-passed:
-	case <-timer.C:
-		b.log.Warn("redis: a barrier did not come back over the task bus in time; subscribing without it",
-			slog.String("channel", b.channel), slog.Duration("waited", barrierWait))
-	case <-ctx.Done():
-		return fmt.Errorf("redis: subscribe: %w", ctx.Err())
-	}
-	return nil
-}
-
-// barrierKind marks a barrier message; its "task ID" is the token.
-const barrierKind tasks.SignalKind = "barrier"
-
 // errBusClosed is returned by calls on a closed Bus.
 var errBusClosed = errors.New("redis: the bus is closed")
 
@@ -206,12 +164,7 @@ func (b *Bus) dispatch(ch <-chan any) {
 					slog.String("channel", b.channel), slog.String("payload", m.Payload))
 				continue
 			}
-			switch {
-			case s.Kind == barrierKind:
-				if origin == b.origin {
-					b.pass(s.TaskID)
-				}
-			case origin != b.origin:
+			if origin != b.origin {
 				b.local.Publish(ctx, s)
 			}
 		case *redis.Subscription:
@@ -224,16 +177,6 @@ func (b *Bus) dispatch(ch <-chan any) {
 				b.local.Publish(ctx, tasks.Signal{TaskID: id, Kind: tasks.SignalStatus})
 			}
 		}
-	}
-}
-
-// pass releases the Subscribe call waiting for the barrier with the token.
-func (b *Bus) pass(token string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if passed, ok := b.barriers[token]; ok {
-		close(passed)
-		delete(b.barriers, token)
 	}
 }
 
