@@ -1,0 +1,11 @@
+package auth
+
+import "time"
+
+// SetKeyClock replaces the clock the verifier's key cache uses to decide
+// when it may refetch the key set, so tests can move time forward.
+func SetKeyClock(v *JWTVerifier, now func() time.Time) {
+	v.keys.mu.Lock()
+	defer v.keys.mu.Unlock()
+	v.keys.now = now
+}

@@ -1,0 +1,137 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json"
+)
+
+// Middleware returns a handler that authenticates every request to next with
+// a bearer token from the Authorization header (never from the query string
+// or body; RFC 6750 section 2.1 only), checks it with the Verifier, checks
+// its audience, expiry and the [Config.Scopes] every request needs, and
+// passes the verified [TokenInfo] to next in the request's context
+// ([TokenInfoFrom], [PrincipalFrom]).
+//
+// A missing or invalid token gets 401 with a Bearer challenge naming the
+// resource metadata URL and the scopes to request (plus
+// error="invalid_token" when a token was sent); missing scopes get 403 with
+// error="insufficient_scope". CORS preflight requests (OPTIONS) pass through
+// unauthenticated, since browsers never attach credentials to them.
+func (rs *ResourceServer) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodOptions {
+			next.ServeHTTP(w, r)
+			return
+		}
+		info, err := rs.authenticate(r)
+		if err != nil {
+			rs.writeAuthError(w, err)
+			return
+		}
+		ac := &authContext{info: info, rs: rs}
+		if err := rs.check(ac, rs.cfg.Scopes); err != nil {
+			rs.writeAuthError(w, err)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), authContextKey{}, ac)))
+	})
+}
+
+// errNoToken marks a request without a bearer token.
+var errNoToken = errors.New("no bearer token in the Authorization header")
+
+// errVerifierFailed marks a verifier failure that is not the token's fault.
+var errVerifierFailed = errors.New("token verification is unavailable")
+
+// maxTokenBytes bounds the bearer tokens the middleware passes to a verifier.
+const maxTokenBytes = 16 << 10
+
+func (rs *ResourceServer) authenticate(r *http.Request) (*TokenInfo, error) {
+	values := r.Header.Values("Authorization")
+	if len(values) == 0 {
+		return nil, errNoToken
+	}
+	if len(values) > 1 {
+		return nil, invalidf("the request has %d Authorization headers; send exactly one", len(values))
+	}
+	scheme, token, ok := strings.Cut(values[0], " ")
+	token = strings.TrimLeft(token, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || strings.ContainsAny(token, " \t") {
+		return nil, invalidf(`the Authorization header must be "Bearer <token>"`)
+	}
+	if len(token) > maxTokenBytes {
+		return nil, invalidf("the bearer token is longer than %d bytes", maxTokenBytes)
+	}
+	info, err := rs.cfg.Verifier.Verify(r.Context(), token)
+	if err != nil {
+		if errors.Is(err, ErrInvalidToken) {
+			return nil, err
+		}
+		rs.log.ErrorContext(r.Context(), "auth: token verification failed", "err", err)
+		return nil, errVerifierFailed
+	}
+	if info == nil {
+		rs.log.ErrorContext(r.Context(), "auth: verifier returned neither token info nor an error")
+		return nil, errVerifierFailed
+	}
+	if !slices.Contains(info.Audience, rs.cfg.Resource) {
+		return nil, invalidf("the token is not meant for %s (its audience is %q)", rs.cfg.Resource, info.Audience)
+	}
+	if !info.Expiry.IsZero() && time.Now().After(info.Expiry.Add(rs.cfg.Leeway)) {
+		return nil, invalidf("the token expired at %s", info.Expiry.UTC().Format(time.RFC3339))
+	}
+	if info.Principal() == "" {
+		return nil, invalidf("the token names neither a subject nor a client")
+	}
+	return info, nil
+}
+
+// invalidf returns an error wrapping ErrInvalidToken.
+func invalidf(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidToken}, args...)...)
+}
+
+// writeAuthError answers a request the middleware refused.
+func (rs *ResourceServer) writeAuthError(w http.ResponseWriter, err error) {
+	var scopeErr *InsufficientScopeError
+	switch {
+	case errors.As(err, &scopeErr):
+		writeInsufficientScope(w, scopeErr)
+	case errors.Is(err, errNoToken):
+		w.Header().Set("WWW-Authenticate", formatBearer(
+			ParamResourceMetadata, rs.metadataURL,
+			ParamScope, strings.Join(rs.cfg.Scopes, " ")))
+		writeOAuthBody(w, http.StatusUnauthorized, ErrorInvalidToken, "Authorization needed: "+err.Error())
+	case errors.Is(err, ErrInvalidToken):
+		desc := err.Error()
+		w.Header().Set("WWW-Authenticate", formatBearer(
+			ParamResourceMetadata, rs.metadataURL,
+			ParamScope, strings.Join(rs.cfg.Scopes, " "),
+			ParamError, ErrorInvalidToken,
+			ParamErrorDescription, desc))
+		writeOAuthBody(w, http.StatusUnauthorized, ErrorInvalidToken, desc)
+	default:
+		w.Header().Set("Retry-After", "5")
+		writeOAuthBody(w, http.StatusServiceUnavailable, "temporarily_unavailable",
+			"the server cannot verify tokens right now; retry later")
+	}
+}
+
+// writeOAuthBody writes an OAuth-style JSON error body.
+func writeOAuthBody(w http.ResponseWriter, status int, code, desc string) {
+	body, _ := json.Marshal(struct {
+		Error            string `json:"error"`
+		ErrorDescription string `json:"error_description,omitempty"`
+	}{code, desc})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
