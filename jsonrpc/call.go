@@ -28,15 +28,20 @@ func (cl *call) finish(resp *Response, err error) {
 // gets the raw JSON, any other non-nil pointer is decoded into, nil discards
 // it. An error response from the peer is returned as *Error. params may be a
 // json.RawMessage, any value that encodes as a JSON object or array, or nil
-// (or a nil pointer) for none.
+// (or a nil pointer) for none. opts may have the ID reported (OnID).
 //
 // When ctx ends before the response arrives, the call is forgotten (a late
-// response is dropped), ConnOptions.OnCallAbandoned is called, and the
-// context's error is returned.
-func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+// response is dropped), ConnOptions.OnCallAbandoned is called with the
+// context's cause, and an error wrapping the context's error (and its cause,
+// when one was given) is returned.
+func (c *Conn) Call(ctx context.Context, method string, params, result any, opts ...CallOption) error {
 	raw, err := marshalParams(params)
 	if err != nil {
 		return fmt.Errorf("jsonrpc: call %s: %w", method, err)
+	}
+	var o callOptions
+	for _, opt := range opts {
+		opt(&o)
 	}
 	id := Int64ID(c.nextID.Add(1))
 	cl := &call{done: make(chan struct{})}
@@ -48,6 +53,9 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	}
 	c.pending[id.raw] = cl
 	c.mu.Unlock()
+	if o.onID != nil {
+		o.onID(id)
+	}
 
 	if err := c.write(ctx, &Request{ID: id, Method: method, Params: raw}); err != nil {
 		if c.forget(id) {
@@ -59,10 +67,11 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 		case <-cl.done:
 		case <-ctx.Done():
 			if c.forget(id) {
+				cause := context.Cause(ctx)
 				if c.onAbandoned != nil {
-					c.onAbandoned(id, method)
+					c.onAbandoned(id, method, cause)
 				}
-				return fmt.Errorf("jsonrpc: call %s (id %s) abandoned: %w", method, id, ctx.Err())
+				return abandonedError(method, id, ctx.Err(), cause)
 			}
 			<-cl.done // the response won the race: use it
 		}
@@ -74,6 +83,15 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 		return cl.resp.Error
 	}
 	return unmarshalResult(method, cl.resp.Result, result)
+}
+
+// abandonedError is the error of a call given up when its context ended:
+// it wraps the context's error and, when the caller gave one, the cause.
+func abandonedError(method string, id ID, ctxErr, cause error) error {
+	if cause == nil || cause == ctxErr {
+		return fmt.Errorf("jsonrpc: call %s (id %s) abandoned: %w", method, id, ctxErr)
+	}
+	return fmt.Errorf("jsonrpc: call %s (id %s) abandoned: %w: %w", method, id, ctxErr, cause)
 }
 
 // Notify sends a notification: a request without an ID, which gets no

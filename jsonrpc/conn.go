@@ -49,9 +49,11 @@ type ConnOptions struct {
 	AllowBatch func() bool
 	// OnCallAbandoned is called when the context of a Call ends before its
 	// response arrives, after the call has been forgotten (a late response
-	// is dropped). The MCP layer sends notifications/cancelled from here.
-	// It runs on the goroutine of the Call.
-	OnCallAbandoned func(id ID, method string)
+	// is dropped), with the call's ID and method and why it was given up:
+	// the context's cause (context.Cause), so a reason the caller gave with
+	// context.WithCancelCause reaches the hook. The MCP layer sends
+	// notifications/cancelled from here. It runs on the goroutine of the Call.
+	OnCallAbandoned func(id ID, method string, cause error)
 	// Logger receives the connection's diagnostics; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -71,7 +73,7 @@ type Conn struct {
 	maxInFlight int
 	maxQueued   int
 	allowBatch  func() bool
-	onAbandoned func(ID, string)
+	onAbandoned func(ID, string, error)
 	logger      *slog.Logger
 
 	// ctx is cancelled when the connection shuts down. The read loop and

@@ -127,7 +127,7 @@ func TestLateResponseAfterAbandonmentIsDropped(t *testing.T) {
 		method string
 	}
 	gaveUp := make(chan abandoned, 1)
-	c, p := pipePeer(t, jsonrpc.ConnOptions{OnCallAbandoned: func(id jsonrpc.ID, method string) {
+	c, p := pipePeer(t, jsonrpc.ConnOptions{OnCallAbandoned: func(id jsonrpc.ID, method string, _ error) {
 		gaveUp <- abandoned{id, method}
 	}})
 	ctx, cancel := context.WithCancel(context.Background())

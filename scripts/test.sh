@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # Runs every test of the project: all Go modules of the workspace under -race,
-# a short bounded fuzz of the JSON-RPC decoder, and (when present) the
-# conformance and interoperation suites. CI calls this through .ci/run.
+# a short bounded fuzz of the JSON-RPC decoder, the official MCP conformance
+# suite, and the interoperation tests with the TypeScript SDK (installed by
+# the tests themselves into .cache/). CI calls this through .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=$(go list -m -f '{{.Dir}}')
-for dir in $modules; do
+# Redis for the taskstore/redis tests: the tests start their own redis-server
+# when none answers; make sure the binary exists on a fresh machine.
+if ! command -v redis-server >/dev/null 2>&1; then
+  echo "== installing redis-server (Debian package) for the Redis task store tests"
+  apt-get update -qq && apt-get install -y -qq redis-server >/dev/null
+fi
+
+for dir in $(go list -m -f '{{.Dir}}'); do
   echo "== go vet + go test -race: ${dir#$PWD/}"
   (cd "$dir" && go vet ./... && go test -race -count=1 -timeout 15m ./...)
 done
 
-if [ -d jsonrpc ]; then
-  echo "== fuzz: jsonrpc decoder (bounded)"
-  go test ./jsonrpc -run '^$' -fuzz '^FuzzDecode$' -fuzztime "${FUZZTIME:-20s}"
-fi
+echo "== fuzz: jsonrpc decoder (bounded)"
+go test ./jsonrpc -run '^$' -fuzz '^FuzzDecode$' -fuzztime "${FUZZTIME:-20s}"
+
+echo "== official MCP conformance suite"
+conformance/run.sh

@@ -321,7 +321,7 @@ func TestMRTR_MultiRoundWithEvolvingState(t *testing.T) {
 		t.Errorf("requestState did not change between rounds")
 	}
 	res := m.complete(m.call("tools/call", retry(`{"name":"multi_round"}`, map[string]string{"step2": bobAnswer}, r2.RequestState)))
-	if !strings.Contains(string(res), `state-ok \"Alice\" \"Blue\" {\"round\":2,\"name\":\"Alice\"}`) {
+	if !strings.Contains(string(res), `state-ok \"Alice\" \"Blue\" {\"name\":\"Alice\",\"round\":2}`) {
 		t.Errorf("round 3 result %s", res)
 	}
 }

@@ -76,6 +76,11 @@ var (
 	routeResourcesRead = newRoute(featureResources, (*Server).readResource)
 	routeSubscribe     = newRoute(featureResources, (*Server).subscribe)
 	routeUnsubscribe   = newRoute(featureResources, (*Server).unsubscribe)
+	routeTasksGet      = newRoute(featureTasks, (*Server).getTask)
+	routeTasksResult   = newRoute(featureTasks, (*Server).taskResult)
+	routeTasksList     = newRoute(featureTasks, (*Server).listTasks)
+	routeTasksCancel   = newRoute(featureTasks, (*Server).cancelTask)
+	routeTasksUpdate   = newRoute(featureTasks, (*Server).updateTask)
 )
 
 // lookupRoute returns the route of method, or nil when the server has none.
@@ -111,6 +116,16 @@ func lookupRoute(method string) *route {
 		return routeSubscribe
 	case mcp.MethodResourcesUnsubscribe:
 		return routeUnsubscribe
+	case mcp.MethodTasksGet:
+		return routeTasksGet
+	case mcp.MethodTasksResult:
+		return routeTasksResult
+	case mcp.MethodTasksList:
+		return routeTasksList
+	case mcp.MethodTasksCancel:
+		return routeTasksCancel
+	case mcp.MethodTasksUpdate:
+		return routeTasksUpdate
 	}
 	return nil
 }
@@ -137,10 +152,14 @@ func decodeRequest(req *jsonrpc.Request) (*route, paramsBase, error) {
 // in the request's version and is served, sets up multi round-trip state,
 // calls the handler, and finishes the result for the era.
 func (s *Server) run(ctx context.Context, r *Request, rt *route, p paramsBase) (result, error) {
-	if r.version != "" && !mcp.MethodInVersion(r.method, r.version) {
+	extension := r.modern && mcp.IsTasksExtensionMethod(r.method)
+	if r.version != "" && !mcp.MethodInVersion(r.method, r.version) && !extension {
 		return nil, methodNotFound(r.method, "it does not exist in protocol version "+r.version)
 	}
 	if !s.serves(rt.feature) {
+		if rt.feature == featureTasks {
+			return nil, methodNotFound(r.method, "this server runs no tasks")
+		}
 		return nil, methodNotFound(r.method, "the server offers none of what it lists or serves")
 	}
 	if rp, ok := p.(retryParams); ok && r.modern {

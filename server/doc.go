@@ -32,4 +32,25 @@
 // question is a request to the client on the connection; in the modern era
 // it ends the round with an InputRequiredResult and the handler runs again,
 // from the start, when the client retries with the answers (see AskAll).
+//
+// # Tasks
+//
+// With a task runtime (Options.Tasks), a tool registered with the Tasks
+// option runs as a durable task on both task surfaces, from the same
+// handler: the 2025-11-25 tasks of legacy sessions (the client asks with
+// the task param; tasks/get, tasks/result, tasks/list, tasks/cancel,
+// notifications/tasks/status) and the io.modelcontextprotocol/tasks
+// extension of modern requests (the server decides, only for requests
+// declaring the extension; tasks/get, tasks/update, tasks/cancel, and
+// notifications/tasks on subscriptions/listen). Inside a task, Progress
+// becomes the task's statusMessage and questions (Elicit, Sample,
+// ListRoots, AskAll) become the task's input requests; TaskConfig.PromoteAfter
+// runs a call inline first and turns it into a task only if it is still
+// running at the deadline. Session.ElicitAsTask and Session.SampleAsTask
+// are the other direction: requests a 2025-11-25 client runs as tasks.
+//
+// Tasks belong to the request's principal: the authenticated identity, or
+// else, in a legacy session, the session. An unauthenticated modern request
+// has neither, so its tasks are shared by every unauthenticated request and
+// the unguessable task ID is the capability to reach them.
 package server

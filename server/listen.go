@@ -4,6 +4,7 @@ import (
 	"context"
 	stdjson "encoding/json"
 
+	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 )
 
@@ -12,6 +13,7 @@ import (
 type listener struct {
 	filter mcp.SubscriptionFilter // what the server honours of what was asked
 	out    *outbox
+	tasks  *taskFeed // changes of the tasks in filter.TaskIDs
 }
 
 // wantsListChanged reports whether the listener asked for list changes of k.
@@ -32,6 +34,8 @@ func (l *listener) wantsListChanged(k feature) bool {
 // the filter the server honours, then sends every matching change, each
 // tagged with the listen request's id as subscription id, until ctx ends
 // (the client cancelled or went away), and then returns the closing result.
+// taskIds (tasks extension) need the extension declared on this request
+// (-32021 otherwise); see task_listen.go.
 func (s *Server) listen(ctx context.Context, r *Request, p *mcp.SubscriptionsListenParams) (result, error) {
 	want := p.Notifications
 	var honoured mcp.SubscriptionFilter
@@ -45,16 +49,28 @@ func (s *Server) listen(ctx context.Context, r *Request, p *mcp.SubscriptionsLis
 		honoured.ResourcesListChanged = want.ResourcesListChanged
 		honoured.ResourceSubscriptions = want.ResourceSubscriptions
 	}
+	if len(want.TaskIDs) > 0 && s.serves(featureTasks) {
+		if err := s.extensionGate(r); err != nil {
+			return nil, err
+		}
+		honoured.TaskIDs = s.acceptTaskIDs(ctx, r.principal, want.TaskIDs)
+	}
 	subID := stdjson.RawMessage(r.id.Raw())
 	meta := mcp.Meta{mcp.MetaSubscriptionID: subID}
 
-	l := &listener{filter: honoured, out: newOutbox()}
+	l := &listener{filter: honoured, out: newOutbox(), tasks: newTaskFeed()}
 	s.hub.addListener(l) // before the acknowledgement, so no change in between is lost
 	defer s.hub.removeListener(l)
 	if r.via != nil {
 		r.via.trackListen(r.id, true)
 		defer r.via.trackListen(r.id, false)
 	}
+	wctx, stopWatching := context.WithCancel(ctx)
+	waitWatchers := s.watchTasks(wctx, r.principal, honoured.TaskIDs, l.tasks)
+	defer func() {
+		stopWatching()
+		waitWatchers()
+	}()
 
 	ack, err := notification(mcp.NotificationSubscriptionsAcknowledged, &mcp.SubscriptionsAcknowledgedNotificationParams{
 		NotificationParams: mcp.NotificationParams{Meta: meta}, Notifications: honoured})
@@ -65,25 +81,37 @@ func (s *Server) listen(ctx context.Context, r *Request, p *mcp.SubscriptionsLis
 		return nil, err
 	}
 	for {
+		var msgs []*jsonrpc.Request
 		select {
 		case <-l.out.wake:
-			if ctx.Err() != nil { // ended meanwhile: select chose among ready cases at random
-				return closing(meta), nil
-			}
 			for _, g := range l.out.take() {
 				msg, err := g.message(meta)
 				if err != nil {
 					return nil, err
 				}
-				if err := r.send(ctx, msg); err != nil {
-					if ctx.Err() != nil {
-						return closing(meta), nil
-					}
+				msgs = append(msgs, msg)
+			}
+		case <-l.tasks.wake:
+			for _, t := range l.tasks.take() {
+				msg, err := taskNotification(t, meta)
+				if err != nil {
 					return nil, err
 				}
+				msgs = append(msgs, msg)
 			}
 		case <-ctx.Done():
 			return closing(meta), nil
+		}
+		if ctx.Err() != nil { // ended meanwhile: select chose among ready cases at random
+			return closing(meta), nil
+		}
+		for _, msg := range msgs {
+			if err := r.send(ctx, msg); err != nil {
+				if ctx.Err() != nil {
+					return closing(meta), nil
+				}
+				return nil, err
+			}
 		}
 	}
 }

@@ -15,7 +15,9 @@ import (
 // level); in the modern era only when the request's _meta carries
 // io.modelcontextprotocol/logLevel, honouring that level. data is any value
 // that encodes as JSON. Like Progress, Log is allowed only while the handler
-// runs and returns ErrRequestDone afterwards.
+// runs and returns ErrRequestDone afterwards. Inside a task, a legacy
+// session keeps getting the messages (tagged with the task) while it lasts;
+// a modern task has no stream for them, and they are dropped.
 func (r *Request) Log(ctx context.Context, level mcp.LoggingLevel, logger string, data any) error {
 	if !level.Valid() {
 		return fmt.Errorf("server: %q is not a logging level; use one of the mcp.Level constants", level)
@@ -31,10 +33,16 @@ func (r *Request) Log(ctx context.Context, level mcp.LoggingLevel, logger string
 	if err != nil {
 		return fmt.Errorf("server: log data of type %T cannot be encoded as JSON: %w", data, err)
 	}
+	params := &mcp.LoggingMessageNotificationParams{Level: level, Logger: logger, Data: raw}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.notifyLocked(ctx, mcp.NotificationMessage,
-		&mcp.LoggingMessageNotificationParams{Level: level, Logger: logger, Data: raw})
+	if r.inTaskLocked() {
+		if r.taskEndedLocked() {
+			return ErrRequestDone
+		}
+		return r.taskNotifyLocked(ctx, mcp.NotificationMessage, params)
+	}
+	return r.notifyLocked(ctx, mcp.NotificationMessage, params)
 }
 
 // setLevel answers logging/setLevel (legacy): the session's log threshold.

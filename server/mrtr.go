@@ -4,6 +4,7 @@ import (
 	"context"
 	stdjson "encoding/json"
 	"fmt"
+	"maps"
 	"sync"
 
 	"github.com/go-json-experiment/json"
@@ -88,6 +89,18 @@ func (rd *round) ask(_ context.Context, r *Request, qs []*question) error {
 	return nil
 }
 
+// known returns a copy of every answer the client has given so far (those
+// requestState carried and those this retry brought), for a task created
+// from this round: the questions they answer are not asked again.
+func (rd *round) known() map[string]recordedAnswer {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	if len(rd.answers) == 0 {
+		return nil
+	}
+	return maps.Clone(rd.answers)
+}
+
 // hasPending reports whether questions are waiting for the client.
 func (rd *round) hasPending() bool {
 	rd.mu.Lock()
@@ -131,7 +144,7 @@ func (r *Request) SetRoundState(v any) error {
 	if r.round == nil {
 		return fmt.Errorf("server: %s in protocol version %s has no rounds to carry state across", r.method, r.version)
 	}
-	raw, err := json.Marshal(v)
+	raw, err := json.Marshal(v, json.Deterministic(true)) // the same state, the same bytes
 	if err != nil {
 		return fmt.Errorf("server: round state of type %T cannot be encoded as JSON: %w", v, err)
 	}

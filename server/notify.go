@@ -19,24 +19,40 @@ import (
 type hub struct {
 	mu        sync.Mutex
 	sessions  map[*Session]struct{}
+	byID      map[string]*Session
 	listeners map[*listener]struct{}
 }
 
 func (h *hub) init() {
 	h.sessions = make(map[*Session]struct{})
+	h.byID = make(map[string]*Session)
 	h.listeners = make(map[*listener]struct{})
 }
 
 func (h *hub) addSession(s *Session) {
 	h.mu.Lock()
 	h.sessions[s] = struct{}{}
+	h.byID[s.id] = s
 	h.mu.Unlock()
 }
 
 func (h *hub) removeSession(s *Session) {
 	h.mu.Lock()
 	delete(h.sessions, s)
+	if h.byID[s.id] == s {
+		delete(h.byID, s.id)
+	}
 	h.mu.Unlock()
+}
+
+// session returns the live session with the ID, or nil.
+func (h *hub) session(id string) *Session {
+	if id == "" {
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.byID[id]
 }
 
 func (h *hub) addListener(l *listener) {

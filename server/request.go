@@ -7,6 +7,7 @@ import (
 
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/tasks"
 )
 
 // Request is what a handler knows about the request it serves, and its way
@@ -41,6 +42,15 @@ type Request struct {
 	finished     bool
 	sentProgress bool
 	lastProgress float64
+
+	// The task the request runs in, once it does (see task_request.go);
+	// guarded by mu.
+	task       *tasks.Exec
+	taskCtx    context.Context // ends when the task is cancelled, expires or is lost here
+	taskDone   bool            // the task's run has ended: no more status or notifications
+	promoting  bool            // a task is being created for the running handler
+	mayPromote bool            // the handler runs under a promotion: keep its last progress
+	heldStatus string          // the last progress reported before the task existed, for it
 }
 
 // Method returns the JSON-RPC method, such as "tools/call".

@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/tasks"
 )
 
 // Defaults for Options.
@@ -50,10 +51,21 @@ type Options struct {
 	ReadCache CacheHint
 	// Capabilities are declared on top of those derived from what is
 	// registered: for example Experimental or Extensions entries, or Tools to
-	// announce tools before the first one is added.
+	// announce tools before the first one is added. The tasks capability and
+	// the tasks extension follow Options.Tasks, whatever is set here.
 	Capabilities *mcp.ServerCapabilities
 	// Logger receives the server's diagnostics; nil means slog.Default().
 	Logger *slog.Logger
+	// Tasks is the task engine that runs the tools registered with task
+	// support (the Tasks tool option), on both task surfaces: the
+	// 2025-11-25 tasks of legacy sessions and the
+	// io.modelcontextprotocol/tasks extension of modern requests. nil means
+	// the server runs no tasks and declares neither. The runtime must serve
+	// this Server only (the server registers its tools' task handlers on
+	// it); several instances behind a load balancer each have their own
+	// Runtime on a shared Store and Bus. The caller closes it after the
+	// server stops serving.
+	Tasks *tasks.Runtime
 }
 
 // CacheHint is the caching hint (ttlMs and cacheScope) the modern era
@@ -89,7 +101,8 @@ type Server struct {
 	templates  registry[*serverTemplate]
 	completion atomic.Pointer[CompletionHandler]
 
-	hub hub
+	hub   hub
+	tasks taskHost // the task surfaces; tasks.rt is nil when Options.Tasks is
 }
 
 // New returns a server that identifies itself as info. opts may be nil.
@@ -128,6 +141,7 @@ func New(info mcp.Implementation, opts *Options) *Server {
 	}
 	s.serverInfo = raw
 	s.hub.init()
+	s.tasks.init(s.opts.Tasks)
 	return s
 }
 
@@ -163,10 +177,14 @@ func (s *Server) capabilities(v string) mcp.ServerCapabilities {
 	if s.serves(featureResources) {
 		c.Resources = &mcp.ResourcesCapability{Subscribe: true, ListChanged: true}
 	}
+	c.Tasks = nil
 	if mcp.IsModern(v) {
-		c.Tasks = nil // the 2025-11-25 tasks capability must not appear in the modern era
+		// The 2025-11-25 tasks capability must not appear in the modern era;
+		// the extension takes its place.
+		c.Extensions = s.tasks.extensionCapability(c.Extensions)
 	} else {
 		c.Extensions = nil // extensions exist from 2026-07-28 on
+		c.Tasks = s.tasks.legacyCapability(v)
 	}
 	return c
 }
@@ -179,6 +197,7 @@ const (
 	featureTools
 	featurePrompts
 	featureResources
+	featureTasks // a task runtime is configured
 )
 
 // serves reports whether the server offers f now: something of that kind is
@@ -192,6 +211,8 @@ func (s *Server) serves(f feature) bool {
 		return s.prompts.len() > 0 || (c != nil && c.Prompts != nil)
 	case featureResources:
 		return s.resources.len() > 0 || s.templates.len() > 0 || (c != nil && c.Resources != nil)
+	case featureTasks:
+		return s.tasks.rt != nil
 	}
 	return true
 }

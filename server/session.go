@@ -39,8 +39,9 @@ type Session struct {
 	id        string
 	principal string
 	out       *outbox
-	ready     chan struct{} // closed once conn is set
-	done      chan struct{} // closed when the session has ended
+	ready     chan struct{}   // closed once conn is set
+	done      chan struct{}   // closed when the session has ended
+	ctx       context.Context // ends with the session
 	cancel    context.CancelFunc
 
 	mu       sync.Mutex
@@ -53,6 +54,9 @@ type Session struct {
 	subs     map[string]bool        // resources/subscribe
 	initID   string                 // raw id of the initialize request, which cannot be cancelled
 	listens  map[jsonrpc.ID]bool    // open subscriptions/listen requests
+	// clientTasks are the waiters of client-hosted tasks, by task ID (see
+	// ClientTask.Wait).
+	clientTasks map[string][]chan struct{}
 }
 
 // sessionPhase is how far the legacy handshake has got.
@@ -87,6 +91,8 @@ func (s *Server) Connect(ctx context.Context, stream jsonrpc.Stream, opts *Conne
 		ready:     make(chan struct{}),
 		done:      make(chan struct{}),
 	}
+	ss.ctx, ss.cancel = context.WithCancel(ctx)
+	s.hub.addSession(ss) // before any request is served: tasks find their session by ID
 	ss.conn = jsonrpc.NewConn(&watchedStream{Stream: stream, session: ss}, jsonrpc.ConnOptions{
 		Handler:         jsonrpc.HandlerFunc(ss.handle),
 		MaxInFlight:     o.MaxInFlight,
@@ -95,10 +101,7 @@ func (s *Server) Connect(ctx context.Context, stream jsonrpc.Stream, opts *Conne
 		Logger:          s.logger,
 	})
 	close(ss.ready)
-	s.hub.addSession(ss)
-	var sctx context.Context
-	sctx, ss.cancel = context.WithCancel(ctx)
-	go ss.serve(sctx)
+	go ss.serve(ss.ctx)
 	return ss, nil
 }
 
@@ -285,6 +288,13 @@ func (ss *Session) notification(req *jsonrpc.Request) {
 		if !isInit {
 			ss.conn.CancelInbound(p.RequestID) // unknown or finished: nothing happens
 		}
+	case mcp.NotificationTasksStatus:
+		// A client-hosted task changed (2025-11-25): wake its waiters, who
+		// read the state with tasks/get.
+		var p mcp.TaskStatusNotificationParams
+		if decodeNotification(req, &p) == nil && p.TaskID != "" {
+			ss.clientTaskChanged(p.TaskID)
+		}
 	}
 }
 
@@ -307,10 +317,15 @@ func (ss *Session) allowBatch() bool {
 }
 
 // callAbandoned tells the client that the server stopped waiting for one of
-// its own requests (a handler's context ended while the client was answering).
-func (ss *Session) callAbandoned(id jsonrpc.ID, method string) {
+// its own requests (a handler's context ended while the client was
+// answering), giving the context's cause as the reason when it has one.
+func (ss *Session) callAbandoned(id jsonrpc.ID, method string, cause error) {
+	reason := "the server no longer needs the answer to " + method
+	if cause != nil && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
+		reason += ": " + cause.Error()
+	}
 	msg, err := notification(mcp.NotificationCancelled, &mcp.CancelledNotificationParams{
-		RequestID: id, Reason: "the server no longer needs the answer to " + method})
+		RequestID: id, Reason: reason})
 	if err == nil {
 		err = ss.conn.Notify(context.Background(), msg.Method, msg.Params)
 	}

@@ -36,6 +36,7 @@ type serverTool struct {
 	input        *compiledSchema
 	objectOutput bool // the output schema describes a JSON object
 	required     *mcp.ClientCapabilities
+	task         *TaskConfig // how calls run as tasks; set at registration
 	handler      RawToolHandler
 }
 
@@ -143,6 +144,7 @@ func (s *Server) addTool(t *mcp.Tool, h RawToolHandler, opts []ToolOption) {
 	for _, o := range opts {
 		o(st)
 	}
+	s.setUpTasks(st)
 	s.tools.put(t.Name, st)
 	s.hub.listChanged(featureTools)
 }
@@ -196,23 +198,50 @@ func toolForVersion(t *serverTool, v string) mcp.Tool {
 	return tool
 }
 
-// callTool answers tools/call.
+// callTool answers tools/call: inline, or as a task when the tool supports
+// tasks and the era's rules say so (see TaskConfig).
 func (s *Server) callTool(ctx context.Context, r *Request, p *mcp.CallToolParams) (result, error) {
 	t, ok := s.tools.get(p.Name)
 	if !ok {
 		return nil, invalidParams("unknown tool %q; tools/list names the tools this server offers", p.Name)
 	}
-	if t.required != nil && !r.caps.Covers(*t.required) {
-		if r.modern {
-			return nil, mcp.MissingCapabilityError(*t.required)
-		}
-		return toolError(fmt.Sprintf("tool %q needs the client capability %s, which the client did not declare in initialize",
-			p.Name, capabilityText(*t.required))), nil
+	if r.modern && t.required != nil && !r.caps.Covers(*t.required) {
+		return nil, mcp.MissingCapabilityError(*t.required)
+	}
+	plan, err := s.planTool(ctx, r, t, p)
+	if err != nil {
+		return nil, err
 	}
 	if err := t.input.validate(p.Arguments); err != nil {
 		return nil, invalidParams("invalid arguments for tool %q: %v", p.Name, err)
 	}
-	res, err := t.handler(ctx, r, p.Arguments)
+	switch plan {
+	case planLegacyTask:
+		return s.startLegacyTask(ctx, r, t, p)
+	case planExtensionTask:
+		return s.startExtensionTask(ctx, r, t, p)
+	case planPromote:
+		return s.promote(ctx, r, t, p)
+	}
+	res, err := s.invokeTool(ctx, r, t, p.Arguments)
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// invokeTool runs the tool's handler for r and finishes its result for the
+// request's version. A handler's plain error becomes a tool error result;
+// a *jsonrpc.Error and ErrInputRequired are returned as errors. A legacy
+// client without the tool's required capabilities gets a tool error saying
+// which are missing (a modern one got -32021 before).
+func (s *Server) invokeTool(ctx context.Context, r *Request, t *serverTool, args stdjson.RawMessage) (*mcp.CallToolResult, error) {
+	name := t.tool.Name
+	if !r.modern && t.required != nil && !r.caps.Covers(*t.required) {
+		return toolError(fmt.Sprintf("tool %q needs the client capability %s, which the client did not declare in initialize",
+			name, capabilityText(*t.required))), nil
+	}
+	res, err := t.handler(ctx, r, args)
 	if err != nil {
 		var je *jsonrpc.Error
 		if errors.As(err, &je) || errors.Is(err, ErrInputRequired) {
@@ -221,7 +250,7 @@ func (s *Server) callTool(ctx context.Context, r *Request, p *mcp.CallToolParams
 		return toolError(err.Error()), nil
 	}
 	if res == nil {
-		return nil, fmt.Errorf("the handler of tool %q returned neither a result nor an error", p.Name)
+		return nil, fmt.Errorf("the handler of tool %q returned neither a result nor an error", name)
 	}
 	out := *res // the handler's value may be shared: finish a copy
 	out.Result = mcp.Result{Meta: res.Meta}

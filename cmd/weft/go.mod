@@ -1,0 +1,43 @@
+module github.com/weftmcp/weft/cmd/weft
+
+go 1.25.0
+
+require (
+	github.com/go-json-experiment/json v0.0.0-20250910080747-cc2cfa0554c3
+	github.com/redis/go-redis/v9 v9.22.0
+	github.com/rogpeppe/go-internal v1.16.0
+	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/spf13/cobra v1.10.2
+	github.com/weftmcp/weft v0.0.0
+	github.com/weftmcp/weft/taskstore/redis v0.0.0
+	github.com/weftmcp/weft/taskstore/sqlite v0.0.0
+	golang.org/x/term v0.45.0
+)
+
+require (
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/dustin/go-humanize v1.0.1 // indirect
+	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/mattn/go-isatty v0.0.24 // indirect
+	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
+	github.com/ncruces/go-strftime v1.0.0 // indirect
+	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	go.uber.org/atomic v1.11.0 // indirect
+	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/tools v0.48.0 // indirect
+	modernc.org/libc v1.75.7 // indirect
+	modernc.org/mathutil v1.7.1 // indirect
+	modernc.org/memory v1.12.1 // indirect
+	modernc.org/sqlite v1.59.0 // indirect
+)
+
+replace (
+	github.com/weftmcp/weft => ../..
+	github.com/weftmcp/weft/taskstore/redis => ../../taskstore/redis
+	github.com/weftmcp/weft/taskstore/sqlite => ../../taskstore/sqlite
+)

@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+
+	"github.com/spf13/cobra"
+
+	"github.com/weftmcp/weft/cmd/weft/internal/proxy"
+	"github.com/weftmcp/weft/cmd/weft/internal/store"
+	"github.com/weftmcp/weft/transport"
+)
+
+func newProxy(e *env) *cobra.Command {
+	f := listenFlags{http: "127.0.0.1:8080"}
+	cmd := &cobra.Command{
+		Use:   "proxy [--http ADDR] [--store STORE] -- COMMAND [ARGS...]",
+		Short: "Serve a stdio MCP server over Streamable HTTP, with tasks for every tool",
+		Long: `Start COMMAND, an MCP server speaking stdio, and serve its tools, resources
+and prompts over Streamable HTTP at /mcp, in every protocol version. Every
+tool may run as a task: a long call of any existing server becomes durable,
+pollable and cancellable, and cancelling the task cancels the call on the
+wrapped server. Progress and the wrapped server's questions (elicitation,
+sampling) reach the client whose call they belong to.
+
+The proxy stops when the wrapped server exits, and on SIGINT or SIGTERM.`,
+		Example: `  weft proxy -- npx -y @modelcontextprotocol/server-everything
+  weft proxy --http 127.0.0.1:9000 --store memory -- weft serve --stdio
+  weft proxy --store sqlite:./proxy-tasks.db -- python my_server.py`,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			dash := cmd.ArgsLenAtDash()
+			if dash != 0 || len(args) == 0 {
+				return usageError(`give the wrapped server's command line after "--", as in: weft proxy -- weft serve --stdio`)
+			}
+			ctx, cancel := context.WithCancelCause(cmd.Context())
+			defer cancel(nil)
+			logger := e.logger()
+			rt, err := store.OpenRuntime(ctx, f.store, logger)
+			if err != nil {
+				return err
+			}
+			defer rt.Close()
+			stream, err := transport.NewCommand(exec.Command(args[0], args[1:]...), transport.WithStderr(e.stderr), transport.WithGracePeriod(stdioGrace))
+			if err != nil {
+				return err
+			}
+			p, err := proxy.Connect(ctx, stream, rt.ServerOptions(logger))
+			if err != nil {
+				return err
+			}
+			defer p.Close()
+			go func() {
+				err := p.Wrapped().Wait()
+				cancel(fmt.Errorf("the wrapped server %s ended (%v); the proxy stops with it", args[0], err))
+			}()
+			err = serveServer(ctx, e, p.Server(), &f, rt.Store.Description, logger)
+			if cause := context.Cause(ctx); err == nil && cmd.Context().Err() == nil && cause != nil {
+				return cause
+			}
+			return err
+		}),
+	}
+	f.add(cmd, false)
+	return cmd
+}

@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/weftmcp/weft/cmd/weft/internal/example"
+	"github.com/weftmcp/weft/cmd/weft/internal/httpserve"
+	"github.com/weftmcp/weft/cmd/weft/internal/store"
+	"github.com/weftmcp/weft/server"
+	"github.com/weftmcp/weft/transport"
+)
+
+// listenFlags choose how a server command is reached.
+type listenFlags struct {
+	http      string
+	stdio     bool
+	readyFile string
+	store     string
+}
+
+// add declares the flags on cmd; withStdio adds --stdio.
+func (f *listenFlags) add(cmd *cobra.Command, withStdio bool) {
+	cmd.Flags().StringVar(&f.http, "http", "", "serve Streamable HTTP on this address (HOST:PORT; port 0 picks a free one), at /mcp")
+	if withStdio {
+		cmd.Flags().BoolVar(&f.stdio, "stdio", false, "serve one client on stdin and stdout")
+	}
+	cmd.Flags().StringVar(&f.readyFile, "ready-file", "", "with --http, write the endpoint's URL to this file once listening (for scripts)")
+	cmd.Flags().StringVar(&f.store, "store", "", store.Usage)
+}
+
+func newServe(e *env) *cobra.Command {
+	var f listenFlags
+	cmd := &cobra.Command{
+		Use:   "serve (--http ADDR | --stdio) [--store STORE]",
+		Short: "Serve the example server: echo, sleep, confirm and fail",
+		Long: `Serve the example MCP server over Streamable HTTP (every protocol version on
+one endpoint, /mcp) or stdio. Its tools:
+
+  echo {text}         returns the text
+  sleep {seconds}     sleeps, reporting progress every second; may run as a task
+  confirm {question}  asks the user through the client (elicitation); may run as a task
+  fail {message}      returns a tool error
+
+Tasks are kept in the store (--store), by default an SQLite file in your data
+folder, so they outlive the process. SIGINT or SIGTERM stops the server
+gracefully: calls in flight get a few seconds to finish.`,
+		Example: `  weft serve --http 127.0.0.1:8080
+  weft serve --http 127.0.0.1:8080 --store memory
+  weft serve --http 0.0.0.0:8080 --store redis://127.0.0.1:6379/0
+  weft serve --stdio --store sqlite:./tasks.db`,
+		Args: cobra.NoArgs,
+		RunE: runE(func(cmd *cobra.Command, _ []string) error {
+			if (f.http == "") == !f.stdio {
+				return usageError("give exactly one of --http ADDR or --stdio")
+			}
+			logger := e.logger()
+			rt, err := store.OpenRuntime(cmd.Context(), f.store, logger)
+			if err != nil {
+				return err
+			}
+			defer rt.Close()
+			srv := example.New(rt.ServerOptions(logger))
+			return serveServer(cmd.Context(), e, srv, &f, rt.Store.Description, logger)
+		}),
+	}
+	f.add(cmd, true)
+	return cmd
+}
+
+// serveServer serves srv as the flags say until ctx ends or, for stdio,
+// the client leaves.
+func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags, storeDesc string, logger *slog.Logger) error {
+	if f.stdio {
+		return serveStdio(ctx, srv)
+	}
+	ln, err := httpserve.Listen(f.http)
+	if err != nil {
+		return err
+	}
+	url := httpserve.URL(ln)
+	if f.readyFile != "" {
+		if err := writeFileAtomic(f.readyFile, url+"\n"); err != nil {
+			ln.Close()
+			return fmt.Errorf("writing --ready-file: %w", err)
+		}
+	}
+	fmt.Fprintf(e.stderr, "weft: serving MCP at %s (tasks in %s); stop with Ctrl-C\n", url, storeDesc)
+	if err := httpserve.Serve(ctx, srv, ln, logger); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stderr, "weft: stopped")
+	return nil
+}
+
+// serveStdio serves one client on stdin and stdout until it leaves or ctx
+// ends (a signal, the usual way to stop a server). Then the session is
+// closed: its handlers are cancelled and stdout is closed, so the client
+// sees the end. Closing waits for the read of stdin to end, which a
+// blocking stdin cannot be made to do; after stdioGrace the command
+// returns anyway, and the process's exit ends that read.
+func serveStdio(ctx context.Context, srv *server.Server) error {
+	ss, err := srv.Connect(ctx, transport.Stdio(), nil)
+	if err != nil {
+		return err
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	select {
+	case err := <-ended:
+		return err
+	case <-ctx.Done():
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- ss.Close() }()
+	t := time.NewTimer(stdioGrace)
+	defer t.Stop()
+	select {
+	case err := <-closed:
+		return err
+	case <-t.C:
+		return nil
+	}
+}
+
+// writeFileAtomic writes data to path through a temporary file, so a reader
+// never sees it half written.
+func writeFileAtomic(path, data string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".weft-ready-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.WriteString(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

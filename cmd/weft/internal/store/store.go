@@ -1,0 +1,124 @@
+// Package store opens the task store a weft command runs its tasks on, from
+// the --store flag: memory, an SQLite file, or Redis.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/weftmcp/weft/tasks"
+	redisstore "github.com/weftmcp/weft/taskstore/redis"
+	"github.com/weftmcp/weft/taskstore/sqlite"
+)
+
+// Usage describes the --store flag's values, for help texts.
+const Usage = `where tasks are kept: "memory" (lost on exit), "sqlite:PATH" (a file; durable), or "redis://HOST:PORT/DB" (shared by many instances); default sqlite in the user's data folder`
+
+// ErrBadSpec is wrapped by the error of Open for a --store value that names
+// no store: a mistake on the command line.
+var ErrBadSpec = errors.New("not a task store")
+
+// Store is an opened task store and the bus that goes with it.
+type Store struct {
+	Store tasks.Store
+	Bus   tasks.Bus
+	// Description says where the tasks are kept, for messages.
+	Description string
+	closers     []func() error
+}
+
+// Close releases the store and its bus.
+func (s *Store) Close() error {
+	var errs []error
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		errs = append(errs, s.closers[i]())
+	}
+	return errors.Join(errs...)
+}
+
+// Open opens the store that spec names: "memory", "sqlite:PATH",
+// "redis://…" (or "rediss://…"), or "" for the SQLite file at DefaultPath.
+func Open(ctx context.Context, spec string) (*Store, error) {
+	switch {
+	case spec == "memory":
+		return &Store{Store: tasks.NewMemoryStore(), Bus: tasks.NewMemoryBus(), Description: "memory (tasks end with the process)"}, nil
+	case spec == "":
+		path, err := DefaultPath()
+		if err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("creating the folder for the default task store: %w; give --store sqlite:PATH or --store memory instead", err)
+		}
+		return openSQLite(ctx, path)
+	case strings.HasPrefix(spec, "sqlite:"):
+		path := strings.TrimPrefix(spec, "sqlite:")
+		if path == "" {
+			return nil, fmt.Errorf("--store %q names no file (%w); write sqlite:PATH, for example sqlite:./tasks.db", spec, ErrBadSpec)
+		}
+		return openSQLite(ctx, path)
+	case strings.HasPrefix(spec, "redis://"), strings.HasPrefix(spec, "rediss://"):
+		return openRedis(ctx, spec)
+	}
+	return nil, fmt.Errorf("--store %q is %w; use memory, sqlite:PATH or redis://HOST:PORT/DB", spec, ErrBadSpec)
+}
+
+// DefaultPath is the SQLite file used when --store is not given:
+// $XDG_DATA_HOME/weft/tasks.db, else ~/.local/share/weft/tasks.db on Unix
+// systems, else weft/tasks.db in the user's configuration folder (the
+// Application Support folder on macOS, %AppData% on Windows).
+func DefaultPath() (string, error) {
+	if dir := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(dir) {
+		return filepath.Join(dir, "weft", "tasks.db"), nil
+	}
+	if home, err := os.UserHomeDir(); err == nil && usesXDG() {
+		return filepath.Join(home, ".local", "share", "weft", "tasks.db"), nil
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("finding a folder for the default task store: %w; give --store sqlite:PATH or --store memory", err)
+	}
+	return filepath.Join(dir, "weft", "tasks.db"), nil
+}
+
+func openSQLite(ctx context.Context, path string) (*Store, error) {
+	st, err := sqlite.Open(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("opening the task store %s: %w", path, err)
+	}
+	bus, err := sqlite.OpenBus(ctx, path)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("opening the task store's signal bus on %s: %w", path, err)
+	}
+	return &Store{Store: st, Bus: bus, Description: "sqlite:" + path, closers: []func() error{st.Close, bus.Close}}, nil
+}
+
+func openRedis(ctx context.Context, url string) (*Store, error) {
+	opts, err := goredis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("--store %q is %w (%v); write redis://HOST:PORT/DB", url, ErrBadSpec, err)
+	}
+	client := goredis.NewClient(opts)
+	if err := client.Ping(ctx).Err(); err != nil {
+		client.Close()
+		return nil, fmt.Errorf("reaching the Redis at %s: %w; check that it runs, or use --store sqlite:PATH", opts.Addr, err)
+	}
+	st, err := redisstore.New(client)
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	bus, err := redisstore.NewBus(ctx, client)
+	if err != nil {
+		client.Close()
+		return nil, fmt.Errorf("subscribing to task signals on the Redis at %s: %w", opts.Addr, err)
+	}
+	return &Store{Store: st, Bus: bus, Description: "redis " + opts.Addr + " db " + fmt.Sprint(opts.DB), closers: []func() error{client.Close, bus.Close}}, nil
+}

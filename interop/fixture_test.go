@@ -1,0 +1,163 @@
+package interop_test
+
+import (
+	"context"
+	stdjson "encoding/json"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/weftmcp/weft/jsonrpc"
+	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/server"
+	"github.com/weftmcp/weft/transport"
+	"github.com/weftmcp/weft/transport/streamable"
+)
+
+// serveEnv, when set to "stdio" in the environment of this test binary,
+// makes it serve the interop fixture on stdin/stdout instead of running
+// tests: the TypeScript client starts it that way for the stdio test.
+const serveEnv = "WEFT_INTEROP_SERVE"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(serveEnv) == "stdio" {
+		logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+		if err := newInteropServer(logger).Run(context.Background(), transport.Stdio()); err != nil {
+			fmt.Fprintln(os.Stderr, "interop fixture server:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+type echoIn struct {
+	Text string `json:"text" jsonschema:"the text to echo"`
+}
+
+type addIn struct {
+	A float64 `json:"a" jsonschema:"first addend"`
+	B float64 `json:"b" jsonschema:"second addend"`
+}
+
+type addOut struct {
+	Sum float64 `json:"sum"`
+}
+
+type countdownIn struct {
+	Steps int `json:"steps" jsonschema:"how many progress notifications to send"`
+}
+
+// newInteropServer returns the weft server the TypeScript client drives:
+// tools (typed, with progress, cancellable), a resource, a template and a
+// prompt. The cancellations tool reports how many calls of wait_for_cancel
+// have seen their context end, so the client can confirm on the wire that
+// notifications/cancelled reached the handler.
+func newInteropServer(logger *slog.Logger) *server.Server {
+	s := server.New(mcp.Implementation{Name: "weft-interop-server", Version: "1.0.0"}, &server.Options{Logger: logger})
+	var cancelled atomic.Int64
+
+	server.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echoes the text back"},
+		func(_ context.Context, _ *server.Request, in echoIn) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: mcp.Contents{&mcp.TextContent{Text: "echo: " + in.Text}}}, nil
+		})
+	server.AddTool(s, &mcp.Tool{Name: "add", Description: "Adds two numbers"},
+		func(_ context.Context, _ *server.Request, in addIn) (addOut, error) {
+			return addOut{Sum: in.A + in.B}, nil
+		})
+	// countdown works a little after each step, as a real tool does. That
+	// matters to the TypeScript SDK: it dispatches notifications on a later
+	// microtask but settles a response at once, so progress that arrives in
+	// the same stdio read as the response finds its handler already gone
+	// (weft writes them in the right order; the SDK drops them).
+	server.AddTool(s, &mcp.Tool{Name: "countdown", Description: "Reports progress steps times, then finishes"},
+		func(ctx context.Context, r *server.Request, in countdownIn) (*mcp.CallToolResult, error) {
+			for i := 1; i <= in.Steps; i++ {
+				if err := r.Progress(ctx, float64(i), float64(in.Steps), "step "+strconv.Itoa(i)); err != nil {
+					return nil, err
+				}
+				select {
+				case <-ctx.Done():
+					return nil, context.Cause(ctx)
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+			return &mcp.CallToolResult{Content: mcp.Contents{&mcp.TextContent{Text: "done"}}}, nil
+		})
+	s.AddRawTool(&mcp.Tool{Name: "wait_for_cancel", Description: "Reports that it started, then waits until cancelled (at most a minute)"},
+		func(ctx context.Context, r *server.Request, _ stdjson.RawMessage) (*mcp.CallToolResult, error) {
+			if err := r.Progress(ctx, 1, 0, "started"); err != nil {
+				return nil, err
+			}
+			select {
+			case <-ctx.Done():
+				cancelled.Add(1)
+				return nil, context.Cause(ctx)
+			case <-time.After(time.Minute):
+				return nil, fmt.Errorf("no cancellation arrived within a minute")
+			}
+		})
+	s.AddRawTool(&mcp.Tool{Name: "cancellations", Description: "How many wait_for_cancel calls have been cancelled"},
+		func(context.Context, *server.Request, stdjson.RawMessage) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: mcp.Contents{&mcp.TextContent{Text: strconv.FormatInt(cancelled.Load(), 10)}}}, nil
+		})
+
+	s.AddResource(&mcp.Resource{URI: "interop://static/hello", Name: "hello", MIMEType: "text/plain", Description: "A static greeting"},
+		func(_ context.Context, _ *server.Request, uri string, _ map[string]string) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: mcp.ResourceContentsList{&mcp.TextResourceContents{URI: uri, MIMEType: "text/plain", Text: "hello from weft"}}}, nil
+		})
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "interop://items/{id}", Name: "item", MIMEType: "text/plain", Description: "An item by id"},
+		func(_ context.Context, _ *server.Request, uri string, vars map[string]string) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: mcp.ResourceContentsList{&mcp.TextResourceContents{URI: uri, MIMEType: "text/plain", Text: "item " + vars["id"]}}}, nil
+		})
+	s.AddPrompt(&mcp.Prompt{Name: "greeting", Description: "Greets someone", Arguments: []mcp.PromptArgument{{Name: "name", Description: "who to greet", Required: true}}},
+		func(_ context.Context, _ *server.Request, args map[string]string) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []mcp.PromptMessage{{Role: mcp.RoleUser, Content: &mcp.TextContent{Text: "Hello, " + args["name"] + "!"}}}}, nil
+		})
+	return s
+}
+
+// httpAdapter serves a server.Server through streamable.Handler.
+type httpAdapter struct{ srv *server.Server }
+
+func (a httpAdapter) ConnectStream(ctx context.Context, stream jsonrpc.Stream) error {
+	var opts server.ConnectOptions
+	if named, ok := stream.(interface{ SessionID() string }); ok {
+		opts.SessionID = named.SessionID()
+	}
+	_, err := a.srv.Connect(ctx, stream, &opts)
+	return err
+}
+
+func (a httpAdapter) ServeStandalone(ctx context.Context, req *jsonrpc.Request, header http.Header, notify func(context.Context, *jsonrpc.Request) error) *jsonrpc.Response {
+	return a.srv.ServeRequest(ctx, req, server.RequestInfo{Version: header.Get("MCP-Protocol-Version")}, notify)
+}
+
+// serveHTTP serves the interop fixture over Streamable HTTP on a loopback
+// port for the duration of the test and returns the endpoint URL.
+func serveHTTP(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(logTo(t, "weft server: "), nil))
+	h := streamable.NewHandler(httpAdapter{newInteropServer(logger)}, &streamable.HandlerOptions{Logger: logger})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h.Shutdown(ctx)
+		hs.Shutdown(ctx)
+	})
+	return "http://" + ln.Addr().String() + "/mcp"
+}

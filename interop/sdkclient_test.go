@@ -1,0 +1,195 @@
+package interop_test
+
+import (
+	"bytes"
+	"context"
+	stdjson "encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+)
+
+// observations is what interop/js/sdk-client.cjs reports.
+type observations struct {
+	ServerInfo struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"serverInfo"`
+	Capabilities map[string]stdjson.RawMessage `json:"capabilities"`
+	Tools        []struct {
+		Name        string             `json:"name"`
+		Description string             `json:"description"`
+		InputSchema stdjson.RawMessage `json:"inputSchema"`
+	} `json:"tools"`
+	Echo struct {
+		Text    string `json:"text"`
+		IsError bool   `json:"isError"`
+	} `json:"echo"`
+	Add struct {
+		StructuredContent map[string]float64 `json:"structuredContent"`
+		IsError           bool               `json:"isError"`
+	} `json:"add"`
+	Countdown struct {
+		Text     string `json:"text"`
+		Progress []struct {
+			Progress float64 `json:"progress"`
+			Total    float64 `json:"total"`
+			Message  string  `json:"message"`
+		} `json:"progress"`
+	} `json:"countdown"`
+	UnknownTool struct {
+		Result *struct {
+			IsError bool `json:"isError"`
+		} `json:"result"`
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	} `json:"unknownTool"`
+	Resources []struct {
+		URI string `json:"uri"`
+	} `json:"resources"`
+	ResourceTemplates []struct {
+		URITemplate string `json:"uriTemplate"`
+	} `json:"resourceTemplates"`
+	ReadStatic []struct {
+		URI  string `json:"uri"`
+		Text string `json:"text"`
+	} `json:"readStatic"`
+	ReadTemplate []struct {
+		URI  string `json:"uri"`
+		Text string `json:"text"`
+	} `json:"readTemplate"`
+	Prompts []struct {
+		Name      string `json:"name"`
+		Arguments []struct {
+			Name     string `json:"name"`
+			Required bool   `json:"required"`
+		} `json:"arguments"`
+	} `json:"prompts"`
+	Greeting []struct {
+		Role string `json:"role"`
+		Text string `json:"text"`
+	} `json:"greeting"`
+	Cancel struct {
+		Rejected                    bool  `json:"rejected"`
+		ServerObservedCancellations int64 `json:"serverObservedCancellations"`
+	} `json:"cancel"`
+	AfterCancel string `json:"afterCancel"`
+}
+
+// runSDKClient runs interop/js/sdk-client.cjs with args and decodes what it
+// observed.
+func runSDKClient(t *testing.T, env []string, args ...string) *observations {
+	t.Helper()
+	tc := nodeToolchain(t)
+	_, file, _, _ := runtime.Caller(0)
+	script := filepath.Join(filepath.Dir(file), "js", "sdk-client.cjs")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tc.node, append([]string{script}, args...)...)
+	cmd.Env = append(append(os.Environ(), "NODE_PATH="+tc.modules), env...)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = logTo(t, "sdk-client: ")
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the TypeScript SDK client failed (%v); its stderr is in the log above", err)
+	}
+	var obs observations
+	if err := stdjson.Unmarshal(stdout.Bytes(), &obs); err != nil {
+		t.Fatalf("the TypeScript SDK client printed no observations (%v): %q", err, stdout.String())
+	}
+	return &obs
+}
+
+// checkObservations asserts what the TypeScript SDK saw of the interop
+// fixture, whatever the transport.
+func checkObservations(t *testing.T, o *observations) {
+	t.Helper()
+	if o.ServerInfo.Name != "weft-interop-server" || o.ServerInfo.Version != "1.0.0" {
+		t.Errorf("serverInfo = %+v", o.ServerInfo)
+	}
+	for _, c := range []string{"tools", "resources", "prompts"} {
+		if _, ok := o.Capabilities[c]; !ok {
+			t.Errorf("the server did not declare the %s capability: %v", c, o.Capabilities)
+		}
+	}
+	var names []string
+	for _, tool := range o.Tools {
+		names = append(names, tool.Name)
+		if tool.Description == "" || len(tool.InputSchema) == 0 {
+			t.Errorf("tool %s lacks a description or an inputSchema", tool.Name)
+		}
+	}
+	for _, want := range []string{"echo", "add", "countdown", "wait_for_cancel", "cancellations"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("tools/list = %v, missing %s", names, want)
+		}
+	}
+	if o.Echo.Text != "echo: hi from TypeScript" || o.Echo.IsError {
+		t.Errorf("echo = %+v", o.Echo)
+	}
+	if o.Add.StructuredContent["sum"] != 5 || o.Add.IsError {
+		t.Errorf("add = %+v, want structuredContent {sum: 5}", o.Add)
+	}
+	if o.Countdown.Text != "done" || len(o.Countdown.Progress) != 3 {
+		t.Errorf("countdown = %+v, want text done after 3 progress notifications", o.Countdown)
+	} else {
+		for i, p := range o.Countdown.Progress {
+			if p.Progress != float64(i+1) || p.Total != 3 || p.Message == "" {
+				t.Errorf("progress %d = %+v, want %d/3 with a message", i, p, i+1)
+			}
+		}
+	}
+	switch u := o.UnknownTool; {
+	case u.Error != nil:
+		if u.Error.Code != -32602 {
+			t.Errorf("calling an unknown tool gave JSON-RPC error %d, want -32602", u.Error.Code)
+		}
+	case u.Result == nil || !u.Result.IsError:
+		t.Errorf("calling an unknown tool succeeded: %+v", u)
+	}
+	if len(o.Resources) != 1 || o.Resources[0].URI != "interop://static/hello" {
+		t.Errorf("resources/list = %+v", o.Resources)
+	}
+	if len(o.ResourceTemplates) != 1 || o.ResourceTemplates[0].URITemplate != "interop://items/{id}" {
+		t.Errorf("resources/templates/list = %+v", o.ResourceTemplates)
+	}
+	if len(o.ReadStatic) != 1 || o.ReadStatic[0].Text != "hello from weft" || o.ReadStatic[0].URI != "interop://static/hello" {
+		t.Errorf("reading interop://static/hello = %+v", o.ReadStatic)
+	}
+	if len(o.ReadTemplate) != 1 || o.ReadTemplate[0].Text != "item 42" || o.ReadTemplate[0].URI != "interop://items/42" {
+		t.Errorf("reading interop://items/42 = %+v", o.ReadTemplate)
+	}
+	if len(o.Prompts) != 1 || o.Prompts[0].Name != "greeting" || len(o.Prompts[0].Arguments) != 1 || !o.Prompts[0].Arguments[0].Required {
+		t.Errorf("prompts/list = %+v", o.Prompts)
+	}
+	if len(o.Greeting) != 1 || o.Greeting[0].Role != "user" || o.Greeting[0].Text != "Hello, Ada!" {
+		t.Errorf("prompts/get greeting = %+v", o.Greeting)
+	}
+	if !o.Cancel.Rejected || o.Cancel.ServerObservedCancellations != 1 {
+		t.Errorf("cancellation = %+v, want the call rejected and exactly one handler cancelled on the server", o.Cancel)
+	}
+	if o.AfterCancel != "echo: still here" {
+		t.Errorf("echo after the cancellation = %q", o.AfterCancel)
+	}
+}
+
+// TestTypeScriptClientOverStdio: the official TypeScript SDK client starts
+// weft's server (this test binary in serving mode) and drives it over stdio.
+func TestTypeScriptClientOverStdio(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkObservations(t, runSDKClient(t, []string{serveEnv + "=stdio"}, "--stdio", self))
+}
+
+// TestTypeScriptClientOverStreamableHTTP: the official TypeScript SDK
+// client drives weft's server over Streamable HTTP.
+func TestTypeScriptClientOverStreamableHTTP(t *testing.T) {
+	checkObservations(t, runSDKClient(t, nil, "--http", serveHTTP(t)))
+}

@@ -1,0 +1,218 @@
+package server
+
+import (
+	"context"
+	stdjson "encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/weftmcp/weft/jsonrpc"
+	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/tasks"
+)
+
+// This file is the 2025-11-25 task surface of legacy sessions: the client
+// asks for a task with the task param of tools/call, polls tasks/get,
+// blocks on tasks/result (which also carries the task's questions to it),
+// lists with tasks/list and cancels with tasks/cancel; the server sends
+// notifications/tasks/status to the session on every change.
+
+// startLegacyTask creates the task a 2025-11-25 client asked for and
+// answers at once with the nested CreateTaskResult.
+func (s *Server) startLegacyTask(ctx context.Context, r *Request, t *serverTool, p *mcp.CallToolParams) (result, error) {
+	var ttl time.Duration
+	if p.Task.TTL != nil {
+		if *p.Task.TTL < 0 {
+			return nil, invalidParams("task.ttl is %d; it must be a non-negative number of milliseconds", *p.Task.TTL)
+		}
+		ttl = time.Duration(*p.Task.TTL) * time.Millisecond
+	}
+	task, err := s.startTask(ctx, r, t, newTaskCall(r), ttl)
+	if err != nil {
+		return nil, err
+	}
+	s.notifyTaskStatus(r.session, r.principal, task)
+	res := &mcp.CreateTaskResult{Task: legacyTask(task)}
+	if text := t.task.ImmediateResponse; text != "" {
+		if err := res.Meta.Set(mcp.MetaModelImmediateResponse, text); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// notifyTaskStatus sends notifications/tasks/status (the full task, without
+// related-task _meta, which the spec says it should not carry) to the
+// session that created the task, each time its status or status message
+// changes, until it finishes or the session ends.
+func (s *Server) notifyTaskStatus(ss *Session, principal string, created tasks.Task) {
+	go func() {
+		last := created
+		for t, err := range s.tasks.rt.Watch(ss.ctx, principal, created.ID) {
+			if err != nil {
+				return
+			}
+			if t.Status == last.Status && t.StatusMessage == last.StatusMessage {
+				continue
+			}
+			last = t
+			msg, err := notification(mcp.NotificationTasksStatus, &mcp.TaskStatusNotificationParams{Task: legacyTask(t)})
+			if err == nil {
+				err = ss.conn.Notify(ss.ctx, msg.Method, msg.Params)
+			}
+			if err != nil && ss.ctx.Err() == nil {
+				s.logger.Debug("server: could not send notifications/tasks/status", "session", ss.id, "task", t.ID, "error", err)
+			}
+		}
+	}()
+}
+
+// legacyGetTask answers a 2025-11-25 tasks/get: the task, flat.
+func (s *Server) legacyGetTask(ctx context.Context, r *Request, id string) (result, error) {
+	t, err := s.tasks.rt.Get(ctx, r.principal, id)
+	if err != nil {
+		return nil, taskError(err, id)
+	}
+	return &mcp.GetTaskResult{Task: legacyTask(t)}, nil
+}
+
+// legacyCancelTask answers a 2025-11-25 tasks/cancel: the task is cancelled
+// before the answer, which is the task, flat; a finished task is -32602.
+// The task's progress and log notifications end before the answer.
+func (s *Server) legacyCancelTask(ctx context.Context, r *Request, id string) (result, error) {
+	t, err := s.tasks.rt.Cancel(ctx, r.principal, id)
+	var term *tasks.TerminalError
+	if errors.As(err, &term) {
+		status := mcp.TaskStatus(term.Status)
+		if done, err := s.tasks.rt.Get(ctx, r.principal, id); err == nil {
+			status = legacyTask(done).Status
+		}
+		return nil, invalidParams("Cannot cancel task: already in terminal status '%s'", status)
+	}
+	if err != nil {
+		return nil, taskError(err, id)
+	}
+	s.tasks.stopNotifying(id)
+	return &mcp.CancelTaskResult{Task: legacyTask(t)}, nil
+}
+
+// taskResult answers tasks/result (2025-11-25 only): it blocks until the
+// task has finished and answers exactly what the tools/call would have
+// (its result with _meta[io.modelcontextprotocol/related-task], or its
+// JSON-RPC error). Meanwhile it delivers the task's outstanding questions
+// to the client as server-to-client requests tagged with the task, sent
+// with this request's context so that Streamable HTTP carries them on this
+// request's stream, and records the answers in the task.
+func (s *Server) taskResult(ctx context.Context, r *Request, p *mcp.GetTaskPayloadParams) (result, error) {
+	if p.TaskID == "" {
+		return nil, needTaskID(r.method)
+	}
+	dctx, stop := context.WithCancel(ctx)
+	defer stop() // a finished task's questions need no answer
+	for t, err := range s.tasks.rt.Watch(ctx, r.principal, p.TaskID) {
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, context.Cause(ctx)
+			}
+			return nil, taskError(err, p.TaskID)
+		}
+		if t.Status == tasks.StatusInputRequired {
+			s.deliverInputs(dctx, r, t)
+		}
+		if t.Terminal() {
+			s.tasks.forgetDeliveries(t.ID)
+			return legacyPayload(t)
+		}
+	}
+	return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "watching task %q ended before it finished", p.TaskID)
+}
+
+// legacyPayload is the tasks/result answer of a finished task.
+func legacyPayload(t tasks.Task) (result, error) {
+	switch t.Status {
+	case tasks.StatusFailed:
+		if t.Error != nil {
+			return nil, t.Error
+		}
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "%s", t.StatusMessage)
+	case tasks.StatusCancelled:
+		msg := t.StatusMessage
+		if msg == "" {
+			msg = "it was cancelled"
+		}
+		return nil, invalidParams("Task %q was cancelled, so it has no result: %s", t.ID, msg)
+	}
+	raw, err := mcp.WithRelatedTask(t.Result, t.ID)
+	if err != nil {
+		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "the task's stored result is unusable: %v", err)
+	}
+	return &rawResult{raw: jsontext.Value(raw)}, nil
+}
+
+// deliverInputs sends each outstanding question of the task that no open
+// tasks/result on this instance has delivered yet to the client, each on
+// its own goroutine, and records the answers. A client's JSON-RPC error is
+// recorded as a refusal (see refusalAnswer). A delivery cut short by ctx
+// is released for the next tasks/result to retry.
+func (s *Server) deliverInputs(ctx context.Context, r *Request, t tasks.Task) {
+	for _, in := range t.InputRequests {
+		if !s.tasks.claimDelivery(t.ID, in.Key) {
+			continue
+		}
+		go func() {
+			answer, err := s.deliver(ctx, r, t.ID, in.Request)
+			if err != nil {
+				s.tasks.releaseDelivery(t.ID, in.Key)
+				if ctx.Err() == nil {
+					s.logger.Warn("server: could not deliver a task's input request to the client", "task", t.ID, "key", in.Key, "error", err)
+				}
+				return
+			}
+			err = s.tasks.rt.Answer(context.WithoutCancel(ctx), r.principal, t.ID, map[string]stdjson.RawMessage{in.Key: stdjson.RawMessage(answer)})
+			if err != nil {
+				s.logger.Warn("server: could not record the client's answer to a task's input request", "task", t.ID, "key", in.Key, "error", err)
+			}
+		}()
+	}
+}
+
+// deliver sends one input request to the session's client, tagged with the
+// task, and returns the answer to record.
+func (s *Server) deliver(ctx context.Context, r *Request, taskID string, raw []byte) (jsontext.Value, error) {
+	var in mcp.InputRequest
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return nil, fmt.Errorf("the recorded input request is unusable: %w", err)
+	}
+	params := in.Params
+	if len(params) == 0 {
+		params = []byte(`{}`)
+	}
+	params, err := mcp.WithRelatedTask(params, taskID)
+	if err != nil {
+		return nil, err
+	}
+	var answer jsontext.Value
+	err = r.session.conn.Call(ctx, in.Method, params, &answer)
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return refusalAnswer(je)
+	}
+	return answer, err
+}
+
+// rawResult is a result already encoded, sent as it is: a task's stored
+// result on the legacy surface (which stamps nothing on results).
+type rawResult struct {
+	raw  jsontext.Value
+	base mcp.Result // unused: legacy results carry no resultType
+}
+
+// MarshalJSON returns the encoded result.
+func (r *rawResult) MarshalJSON() ([]byte, error) { return r.raw, nil }
+
+// ResultBase implements result.
+func (r *rawResult) ResultBase() *mcp.Result { return &r.base }

@@ -1,0 +1,192 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	stdjson "encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/weftmcp/weft/jsonrpc"
+	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/transport/streamable"
+)
+
+// The task surfaces over Streamable HTTP, spoken as raw HTTP: what only
+// this transport can show (which stream a message travels on, the routing
+// headers).
+
+// httpServer adapts a Server to streamable.Server.
+type httpServer struct{ s *Server }
+
+func (h httpServer) ConnectStream(ctx context.Context, stream jsonrpc.Stream) error {
+	var o ConnectOptions
+	if named, ok := stream.(interface{ SessionID() string }); ok {
+		o.SessionID = named.SessionID()
+	}
+	_, err := h.s.Connect(ctx, stream, &o)
+	return err
+}
+
+func (h httpServer) ServeStandalone(ctx context.Context, req *jsonrpc.Request, header http.Header, notify func(context.Context, *jsonrpc.Request) error) *jsonrpc.Response {
+	return h.s.ServeRequest(ctx, req, RequestInfo{Version: header.Get("MCP-Protocol-Version")}, notify)
+}
+
+// mount serves s over Streamable HTTP at /mcp of a test server.
+func mount(t *testing.T, s *Server) string {
+	t.Helper()
+	h := streamable.NewHandler(httpServer{s}, &streamable.HandlerOptions{Logger: quietLogger})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	hs := httptest.NewServer(mux)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+		defer cancel()
+		h.Shutdown(ctx)
+		hs.Close()
+	})
+	return hs.URL + "/mcp"
+}
+
+// post sends one JSON-RPC message with the headers and returns the response.
+func post(t *testing.T, url, body string, headers map[string]string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST %s: %v", body, err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// messages yields the JSON-RPC messages of a response, JSON or SSE, in order.
+func messages(t *testing.T, resp *http.Response) <-chan stdjson.RawMessage {
+	t.Helper()
+	out := make(chan stdjson.RawMessage, 16)
+	go func() {
+		defer close(out)
+		if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+			b, _ := io.ReadAll(resp.Body)
+			if len(bytes.TrimSpace(b)) > 0 {
+				out <- b
+			}
+			return
+		}
+		sc := bufio.NewScanner(resp.Body)
+		var data []byte
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "data:"):
+				data = append(data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " ")...)
+			case line == "":
+				if len(data) > 0 {
+					out <- stdjson.RawMessage(data)
+				}
+				data = nil
+			}
+		}
+	}()
+	return out
+}
+
+// nextMessage waits for the next message of a response.
+func nextMessage(t *testing.T, ch <-chan stdjson.RawMessage) stdjson.RawMessage {
+	t.Helper()
+	select {
+	case m, ok := <-ch:
+		if !ok {
+			t.Fatal("the response ended")
+		}
+		return m
+	case <-time.After(waitFor):
+		t.Fatal("no message on the response stream")
+		return nil
+	}
+}
+
+func TestTasksHTTP_QuestionsTravelOnTheTasksResultStream(t *testing.T) {
+	rt := newRuntime(t)
+	s := taskServer(t, rt, newGate(), nil)
+	url := mount(t, s)
+	init := post(t, url, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}`, nil)
+	sid := init.Header.Get("Mcp-Session-Id")
+	nextMessage(t, messages(t, init))
+	hdr := map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": mcp.Version20251125}
+	if r := post(t, url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr); r.StatusCode != http.StatusAccepted {
+		t.Fatalf("initialized: %s", r.Status)
+	}
+	created := nextMessage(t, messages(t, post(t, url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask","arguments":{},"task":{}}}`, hdr)))
+	id := strings.Trim(member(t, created, "result", "task", "taskId"), `"`)
+	if id == "" {
+		t.Fatalf("tools/call answered %s", created)
+	}
+	awaitStatus(t, rt, sid, id, tasks.StatusInputRequired)
+
+	stream := messages(t, post(t, url, fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{"taskId":%q}}`, id), hdr))
+	question := nextMessage(t, stream)
+	if member(t, question, "method") != `"elicitation/create"` || member(t, question, "params", "_meta", mcp.MetaRelatedTask, "taskId") != `"`+id+`"` {
+		t.Fatalf("the tasks/result stream carried %s, want the task's elicitation tagged with it", question)
+	}
+	answer := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"action":"accept","content":{"name":"Ada"}}}`, member(t, question, "id"))
+	if r := post(t, url, answer, hdr); r.StatusCode != http.StatusAccepted {
+		t.Fatalf("posting the answer: %s", r.Status)
+	}
+	final := nextMessage(t, stream)
+	if member(t, final, "id") != "3" || text1(t, []byte(member(t, final, "result"))) != "Hello, Ada!" ||
+		member(t, final, "result", "_meta", mcp.MetaRelatedTask, "taskId") != `"`+id+`"` {
+		t.Errorf("tasks/result ended with %s", final)
+	}
+}
+
+func TestTasksHTTP_ExtensionRequestsCarryMcpName(t *testing.T) {
+	g := newGate()
+	s := taskServer(t, newRuntime(t), g, nil)
+	url := mount(t, s)
+	meta := fmt.Sprintf(`"_meta":{%q:%q,%q:%s}`, mcp.MetaProtocolVersion, mcp.Version20260728, mcp.MetaClientCapabilities, extCaps)
+	hdr := func(method, name string) map[string]string {
+		h := map[string]string{"MCP-Protocol-Version": mcp.Version20260728, "Mcp-Method": method}
+		if name != "" {
+			h["Mcp-Name"] = name
+		}
+		return h
+	}
+	created := nextMessage(t, messages(t, post(t, url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+meta+`,"name":"hold","arguments":{}}}`, hdr("tools/call", "hold"))))
+	id := strings.Trim(member(t, created, "result", "taskId"), `"`)
+	if id == "" || member(t, created, "result", "resultType") != `"task"` {
+		t.Fatalf("tools/call answered %s", created)
+	}
+	get := fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{%s,"taskId":%q}}`, meta, id)
+	resp := post(t, url, get, hdr("tasks/get", id))
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		t.Errorf("tasks/get: %s %s; want 200 and a plain JSON answer (no SSE upgrade)", resp.Status, resp.Header.Get("Content-Type"))
+	}
+	if got := nextMessage(t, messages(t, resp)); member(t, got, "result", "status") != `"working"` {
+		t.Errorf("tasks/get answered %s", got)
+	}
+	wrong := post(t, url, get, hdr("tasks/get", "someone-elses-task"))
+	if body := nextMessage(t, messages(t, wrong)); wrong.StatusCode != http.StatusBadRequest || member(t, body, "error", "code") != "-32020" {
+		t.Errorf("tasks/get with a mismatched Mcp-Name: %s %s, want 400 and -32020", wrong.Status, body)
+	}
+	removed := post(t, url, fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{%s,"taskId":%q}}`, meta, id), hdr("tasks/result", id))
+	if body := nextMessage(t, messages(t, removed)); member(t, body, "error", "code") != "-32601" {
+		t.Errorf("modern tasks/result: %s %s, want -32601", removed.Status, body)
+	}
+	g.release()
+}

@@ -1,0 +1,128 @@
+package sse
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"sync"
+
+	"github.com/weftmcp/weft/jsonrpc"
+)
+
+// errStreamClosed is the error of a message sent after the session's event
+// stream closed.
+var errStreamClosed = errors.New("sse: the session's event stream has closed")
+
+// session is one HTTP+SSE session: the jsonrpc.Stream the server reads
+// POSTed messages from and writes event-stream messages to.
+type session struct {
+	h  *Handler
+	id string
+
+	wmu sync.Mutex // serializes writes to w
+	w   http.ResponseWriter
+	rc  *http.ResponseController
+
+	mu    sync.Mutex
+	inbox []jsonrpc.Message
+	head  int
+	ended bool
+	wake  chan struct{}
+	done  chan struct{} // closed when the session ends
+}
+
+func newSession(h *Handler, id string, w http.ResponseWriter) *session {
+	return &session{h: h, id: id, w: w, rc: http.NewResponseController(w),
+		wake: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+// SessionID returns the session's ID (the sessionId query parameter).
+func (s *session) SessionID() string { return s.id }
+
+// Read returns the next message the client POSTed, and io.EOF once the
+// event stream has closed.
+func (s *session) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		s.mu.Lock()
+		if s.head < len(s.inbox) {
+			msg := s.inbox[s.head]
+			s.inbox[s.head] = nil
+			s.head++
+			if s.head == len(s.inbox) {
+				s.inbox, s.head = s.inbox[:0], 0
+			}
+			s.mu.Unlock()
+			return msg, nil
+		}
+		ended := s.ended
+		s.mu.Unlock()
+		if ended {
+			return nil, io.EOF
+		}
+		select {
+		case <-s.wake:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// push queues a POSTed message for Read.
+func (s *session) push(msg jsonrpc.Message) {
+	s.mu.Lock()
+	s.inbox = append(s.inbox, msg)
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Write sends a message to the client as a "message" event.
+func (s *session) Write(_ context.Context, msg jsonrpc.Message) error {
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	return s.send(Event{Name: "message", Data: data})
+}
+
+// send writes and flushes one event.
+func (s *session) send(ev Event) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if s.w == nil {
+		return errStreamClosed
+	}
+	if err := WriteEvent(s.w, ev); err != nil {
+		return err
+	}
+	return s.rc.Flush()
+}
+
+// Close ends the session from the server's side: its event stream closes.
+func (s *session) Close() error {
+	s.end()
+	return nil
+}
+
+// end marks the session ended: Read returns io.EOF once the inbox is
+// empty, writes fail, and the stream's handler returns.
+func (s *session) end() {
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		return
+	}
+	s.ended = true
+	close(s.done)
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+	s.wmu.Lock()
+	s.w, s.rc = nil, nil
+	s.wmu.Unlock()
+}

@@ -1,0 +1,218 @@
+package streamable
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/weftmcp/weft/jsonrpc"
+	"github.com/weftmcp/weft/mcp"
+)
+
+// serveLegacyPost serves a POST in the legacy era: an initialize that
+// starts a session, or messages for an existing session.
+func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *post) {
+	sid := r.Header.Get(headerSessionID)
+	if sid == "" {
+		if req := p.single(); req != nil && req.Method == mcp.MethodInitialize && !req.IsNotification() {
+			h.initialize(w, r, p)
+			return
+		}
+		writeError(w, http.StatusBadRequest, firstID(p), jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+			"the Mcp-Session-Id header is missing: start a session with initialize, then send the ID it returns with every request"))
+		return
+	}
+	s := h.sessions.lookup(sid)
+	if s == nil {
+		writeError(w, http.StatusNotFound, firstID(p), jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
+		return
+	}
+	defer s.attach()()
+	if !checkLegacyVersion(w, r, s, firstID(p)) {
+		return
+	}
+	if p.batch {
+		if v := s.negotiated(); !mcp.AllowsBatch(v) {
+			writeError(w, http.StatusBadRequest, jsonrpc.NullID, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+				"JSON-RPC batches are only allowed in protocol version %s; this session uses %s: send one message per POST", mcp.Version20250326, v))
+			return
+		}
+	}
+	for _, m := range p.msgs {
+		if req, ok := m.(*jsonrpc.Request); ok && req.IsNotification() && req.Method == "notifications/cancelled" {
+			if id, ok := cancelledID(req.Params); ok {
+				s.cancelled(id)
+			}
+		}
+	}
+	if p.requests == 0 {
+		s.push(p.msgs)
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	st := newRespStream(h, s, w, p.requests, p.batch)
+	if dup, err := s.register(st, p.msgs); err != nil {
+		if errors.Is(err, errDuplicateID) {
+			writeError(w, http.StatusBadRequest, dup, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+				"request ID %s is already used by a request of this session still in progress; use a new ID", dup))
+			return
+		}
+		writeError(w, http.StatusNotFound, firstID(p), jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
+		return
+	}
+	s.push(p.msgs)
+	st.wait(r.Context(), w)
+}
+
+// initialize starts a legacy session: it mints the session, connects the
+// server to it and answers the initialize request with the session ID.
+func (h *Handler) initialize(w http.ResponseWriter, r *http.Request, p *post) {
+	req := p.single()
+	s, err := h.sessions.create()
+	if err != nil {
+		if errors.Is(err, errTooManySessions) {
+			w.Header().Set("Retry-After", "10")
+		}
+		writeError(w, http.StatusServiceUnavailable, req.ID, jsonrpc.NewError(codeTransport, "cannot start a session: %v", err))
+		return
+	}
+	s.initID = req.ID
+	if err := h.connect(s); err != nil {
+		h.sessions.end(s, ErrSessionEnded)
+		writeError(w, http.StatusInternalServerError, req.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "cannot start a session: %v", err))
+		return
+	}
+	defer s.attach()()
+	w.Header().Set(headerSessionID, s.id)
+	st := newRespStream(h, s, w, 1, false)
+	if _, err := s.register(st, p.msgs); err != nil {
+		writeError(w, http.StatusServiceUnavailable, req.ID, jsonrpc.NewError(codeTransport, "the session ended before it started: %v", err))
+		return
+	}
+	s.push(p.msgs)
+	st.wait(r.Context(), w)
+}
+
+// connect hands a new session to the server.
+func (h *Handler) connect(s *session) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			h.opts.Logger.Error("streamable: panic connecting a session", "panic", v, "stack", string(debug.Stack()))
+			err = fmt.Errorf("the server panicked: %v", v)
+		}
+	}()
+	return h.srv.ConnectStream(h.ctx, s)
+}
+
+// serveGet opens a legacy session's GET stream, or resumes a stream with
+// Last-Event-ID.
+func (h *Handler) serveGet(w http.ResponseWriter, r *http.Request) {
+	if !accepts(r, mediaSSE) {
+		refuse(w, http.StatusNotAcceptable, "Accept must list %s for GET (it is %q)", mediaSSE, r.Header.Get("Accept"))
+		return
+	}
+	sid := r.Header.Get(headerSessionID)
+	if sid == "" {
+		modernOnly(w, r)
+		return
+	}
+	s := h.sessions.lookup(sid)
+	if s == nil {
+		writeError(w, http.StatusNotFound, jsonrpc.ID{}, jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
+		return
+	}
+	defer s.attach()()
+	if !checkLegacyVersion(w, r, s, jsonrpc.ID{}) {
+		return
+	}
+	st, replay, after := s.openGet(), false, uint64(0)
+	if st == nil {
+		writeError(w, http.StatusNotFound, jsonrpc.ID{}, jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
+		return
+	}
+	if last := r.Header.Get(headerLastEventID); last != "" {
+		num, index, ok := parseEventID(last)
+		if !ok || num >= s.streamCount() {
+			refuse(w, http.StatusBadRequest, "Last-Event-ID %q names no event of this session", last)
+			return
+		}
+		if num != 0 {
+			if st = s.stream(num); st == nil {
+				// The stream has completed: replay what it stored, then end.
+				st = s.finishedStream(num)
+			}
+		}
+		replay, after = true, index
+	}
+	if status, err := st.attach(w, replay, after); err != nil {
+		refuse(w, status, "%v", err)
+		return
+	}
+	st.wait(r.Context(), w)
+}
+
+// serveDelete ends a legacy session at the client's request.
+func (h *Handler) serveDelete(w http.ResponseWriter, r *http.Request) {
+	sid := r.Header.Get(headerSessionID)
+	if sid == "" {
+		modernOnly(w, r)
+		return
+	}
+	s := h.sessions.lookup(sid)
+	if s == nil {
+		writeError(w, http.StatusNotFound, jsonrpc.ID{}, jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
+		return
+	}
+	h.sessions.end(s, ErrSessionEnded)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// checkLegacyVersion checks MCP-Protocol-Version against the session's
+// negotiated version. An absent header is accepted (clients before
+// 2025-06-18 send none). On failure it has answered 400.
+func checkLegacyVersion(w http.ResponseWriter, r *http.Request, s *session, id jsonrpc.ID) bool {
+	hv := r.Header.Get(headerProtocolVersion)
+	if hv == "" {
+		return true
+	}
+	v := s.negotiated()
+	switch {
+	case !mcp.IsSupported(hv):
+		writeError(w, http.StatusBadRequest, id, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+			"unsupported MCP-Protocol-Version %q; this session uses %s", hv, v))
+		return false
+	case v != "" && hv != v:
+		writeError(w, http.StatusBadRequest, id, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+			"MCP-Protocol-Version %q does not match the version this session negotiated, %s", hv, v))
+		return false
+	}
+	return true
+}
+
+// firstID returns the ID of the body's first request, for error responses.
+func firstID(p *post) jsonrpc.ID {
+	if p.batch {
+		return jsonrpc.NullID
+	}
+	switch m := p.msgs[0].(type) {
+	case *jsonrpc.Request:
+		return m.ID
+	case *jsonrpc.Response:
+		return m.ID
+	}
+	return jsonrpc.NullID
+}
+
+// cancelledID returns the requestId of a notifications/cancelled.
+func cancelledID(params []byte) (jsonrpc.ID, bool) {
+	var p struct {
+		RequestID jsonrpc.ID `json:"requestId"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil || !p.RequestID.IsValid() || p.RequestID.IsNull() {
+		return jsonrpc.ID{}, false
+	}
+	return p.RequestID, true
+}

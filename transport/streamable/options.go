@@ -1,0 +1,81 @@
+package streamable
+
+import (
+	"context"
+	stdjson "encoding/json"
+	"log/slog"
+	"time"
+
+	"github.com/weftmcp/weft/jsonrpc"
+	"github.com/weftmcp/weft/transport/sse"
+)
+
+// Defaults of HandlerOptions.
+const (
+	DefaultSessionIdleTimeout = 30 * time.Minute
+	DefaultMaxSessions        = 10000
+	DefaultRetryInterval      = time.Second
+)
+
+// HandlerOptions configures a Handler. The zero value gives safe defaults.
+type HandlerOptions struct {
+	// SessionIdleTimeout ends a legacy session that has had no request and
+	// no open stream for this long. 0 means DefaultSessionIdleTimeout; a
+	// negative value keeps idle sessions until they are deleted.
+	SessionIdleTimeout time.Duration
+	// MaxSessions bounds the number of live legacy sessions; an initialize
+	// beyond it is refused with 503. 0 means DefaultMaxSessions; negative
+	// means no bound.
+	MaxSessions int
+	// MaxBodyBytes bounds a POST body; a larger one is refused with 413. 0
+	// means jsonrpc.DefaultMaxMessageSize (4 MiB).
+	MaxBodyBytes int64
+	// EventStore keeps the events of legacy SSE streams for resumption with
+	// Last-Event-ID. Nil means a MemoryEventStore of DefaultEventStoreBytes.
+	EventStore EventStore
+	// RetryInterval is sent as the "retry" field of the priming event that
+	// opens each legacy SSE stream (protocol 2025-11-25 and later): how long
+	// a client waits before reconnecting. 0 means DefaultRetryInterval.
+	RetryInterval time.Duration
+
+	// Origins guards against DNS rebinding. With the zero value, a request
+	// arriving on a loopback address needs a local Host and, if it has one,
+	// a local Origin; anything else is refused with 403.
+	Origins sse.OriginPolicy
+
+	// ToolInputSchema returns the inputSchema of a tool, for checking the
+	// Mcp-Param-* headers of a modern tools/call against its arguments
+	// (parameters marked x-mcp-header). Nil skips that check. Parsed
+	// schemas are cached per tool until the returned schema changes.
+	ToolInputSchema func(ctx context.Context, tool string) (stdjson.RawMessage, bool)
+
+	// Logger receives the handler's diagnostics; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// withDefaults returns a copy of o (which may be nil) with defaults filled in.
+func (o *HandlerOptions) withDefaults() HandlerOptions {
+	var c HandlerOptions
+	if o != nil {
+		c = *o
+	}
+	if c.SessionIdleTimeout == 0 {
+		c.SessionIdleTimeout = DefaultSessionIdleTimeout
+	}
+	if c.MaxSessions == 0 {
+		c.MaxSessions = DefaultMaxSessions
+	}
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = jsonrpc.DefaultMaxMessageSize
+	}
+	if c.EventStore == nil {
+		c.EventStore = NewMemoryEventStore(0)
+	}
+	if c.RetryInterval <= 0 {
+		c.RetryInterval = DefaultRetryInterval
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c
+}

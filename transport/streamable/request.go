@@ -1,0 +1,256 @@
+package streamable
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/weftmcp/weft/jsonrpc"
+	"github.com/weftmcp/weft/mcp"
+)
+
+// post is a decoded POST body.
+type post struct {
+	msgs     []jsonrpc.Message // the messages, a batch flattened
+	batch    bool              // the body was a JSON array
+	requests int               // how many of msgs are requests expecting a response
+	// route holds what the first message's params say about routing; only
+	// meaningful for a body of one request or notification.
+	route routeParams
+}
+
+// single returns the body's only message as a request (call or
+// notification), or nil when the body is a batch or a response.
+func (p *post) single() *jsonrpc.Request {
+	if p.batch || len(p.msgs) != 1 {
+		return nil
+	}
+	req, _ := p.msgs[0].(*jsonrpc.Request)
+	return req
+}
+
+// routeParams are the members of a request's params that HTTP routing and
+// header validation look at. Absent members are reported as such, and
+// members of the wrong type count as absent: the server reports those.
+type routeParams struct {
+	version    string         // params._meta["io.modelcontextprotocol/protocolVersion"]
+	hasVersion bool           //
+	name       string         // params.name, params.uri or params.taskId: see nameMember
+	hasName    bool           //
+	arguments  jsontext.Value // params.arguments (tools/call)
+}
+
+// nameMember returns the params member a method mirrors into Mcp-Name, or ""
+// when the method has no Mcp-Name.
+func nameMember(method string) string {
+	switch {
+	case method == mcp.MethodToolsCall, method == mcp.MethodPromptsGet:
+		return "name"
+	case method == mcp.MethodResourcesRead:
+		return "uri"
+	case strings.HasPrefix(method, "tasks/"):
+		return "taskId"
+	}
+	return ""
+}
+
+// readPost reads and decodes a POST body of at most limit bytes. On failure
+// it has already answered the request (413, 400 with -32700 or -32600).
+func readPost(w http.ResponseWriter, r *http.Request, limit int64) (*post, bool) {
+	body, err := readBody(w, r, limit)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			refuse(w, http.StatusRequestEntityTooLarge, "the request body is larger than %d bytes; send a smaller message", limit)
+			return nil, false
+		}
+		refuse(w, http.StatusBadRequest, "reading the request body: %v", err)
+		return nil, false
+	}
+	msg, err := jsonrpc.DecodeMessage(body)
+	if err != nil {
+		var de *jsonrpc.DecodeError
+		if errors.As(err, &de) {
+			writeError(w, http.StatusBadRequest, de.ID, de.Err)
+		} else {
+			writeError(w, http.StatusBadRequest, jsonrpc.NullID, jsonrpc.NewError(jsonrpc.CodeParseError, "%v", err))
+		}
+		return nil, false
+	}
+	p := &post{}
+	if b, ok := msg.(jsonrpc.Batch); ok {
+		p.batch, p.msgs = true, b
+	} else {
+		p.msgs = []jsonrpc.Message{msg}
+	}
+	for _, m := range p.msgs {
+		if req, ok := m.(*jsonrpc.Request); ok && !req.IsNotification() {
+			p.requests++
+		}
+	}
+	if req := p.single(); req != nil {
+		p.route = scanParams(req.Method, req.Params)
+	}
+	return p, true
+}
+
+// readBody reads a request body of at most limit bytes, in one allocation
+// when the client declared its length.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, limit)
+	if n := r.ContentLength; n >= 0 && n <= limit {
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(body, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
+	}
+	return io.ReadAll(body)
+}
+
+// scanParams reads the routing members of a request's params without
+// decoding the rest.
+func scanParams(method string, params []byte) routeParams {
+	var rp routeParams
+	if len(params) == 0 || params[0] != '{' {
+		return rp
+	}
+	nameKey := nameMember(method)
+	sc := scanners.Get().(*scanner)
+	defer scanners.Put(sc)
+	sc.r.Reset(params)
+	// The params were checked when they were decoded, or built by this
+	// process: duplicate names need no second check.
+	sc.dec.Reset(&sc.r, jsontext.AllowDuplicateNames(true))
+	dec := sc.dec
+	if _, err := dec.ReadToken(); err != nil {
+		return rp
+	}
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return rp
+		}
+		switch key := tok.String(); {
+		case key == "_meta" && dec.PeekKind() == '{':
+			rp.version, rp.hasVersion = scanMetaVersion(dec)
+		case key == "arguments" && method == mcp.MethodToolsCall:
+			v, err := dec.ReadValue()
+			if err != nil {
+				return rp
+			}
+			// v is only valid until the next read: keep the same bytes of params.
+			end := dec.InputOffset()
+			rp.arguments = params[end-int64(len(v)) : end]
+		case key != "" && key == nameKey && dec.PeekKind() == '"':
+			v, err := dec.ReadToken()
+			if err != nil {
+				return rp
+			}
+			rp.name, rp.hasName = v.String(), true
+		default:
+			if err := dec.SkipValue(); err != nil {
+				return rp
+			}
+		}
+	}
+	return rp
+}
+
+// scanner is a reusable decoder for scanParams.
+type scanner struct {
+	r   bytes.Reader
+	dec *jsontext.Decoder
+}
+
+// scanners pools scanners: a decoder is costly to set up for every request.
+var scanners = sync.Pool{New: func() any { return &scanner{dec: jsontext.NewDecoder(bytes.NewReader(nil))} }}
+
+// scanMetaVersion reads a _meta object and returns its protocol version.
+func scanMetaVersion(dec *jsontext.Decoder) (version string, ok bool) {
+	if _, err := dec.ReadToken(); err != nil {
+		return "", false
+	}
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return version, ok
+		}
+		if tok.String() == mcp.MetaProtocolVersion && dec.PeekKind() == '"' {
+			v, err := dec.ReadToken()
+			if err != nil {
+				return version, ok
+			}
+			version, ok = v.String(), true
+			continue
+		}
+		if err := dec.SkipValue(); err != nil {
+			return version, ok
+		}
+	}
+	dec.ReadToken() // '}'
+	return version, ok
+}
+
+// isModern decides the era of a POST: a request whose params carry a modern
+// protocol version in _meta is modern (an Mcp-Session-Id on it is ignored);
+// so is a body without one that carries no session and is no initialize,
+// when MCP-Protocol-Version names a modern version (the server then reports
+// what is missing). Everything else belongs to a legacy session.
+func isModern(r *http.Request, p *post) bool {
+	if req := p.single(); req != nil {
+		if p.route.hasVersion {
+			return mcp.IsModern(p.route.version) || r.Header.Get(headerSessionID) == ""
+		}
+		if req.Method == mcp.MethodInitialize {
+			return false
+		}
+	}
+	if r.Header.Get(headerSessionID) != "" {
+		return false
+	}
+	return mcp.IsModern(r.Header.Get(headerProtocolVersion))
+}
+
+// checkMedia checks a POST's Content-Type and Accept headers. On failure it
+// has already answered (415 or 406).
+func checkMedia(w http.ResponseWriter, r *http.Request) bool {
+	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || ct != mediaJSON {
+		refuse(w, http.StatusUnsupportedMediaType,
+			"Content-Type must be %s, not %q", mediaJSON, r.Header.Get("Content-Type"))
+		return false
+	}
+	if !accepts(r, mediaJSON) || !accepts(r, mediaSSE) {
+		refuse(w, http.StatusNotAcceptable,
+			"Accept must list both %s and %s (it is %q)", mediaJSON, mediaSSE, strings.Join(r.Header.Values("Accept"), ", "))
+		return false
+	}
+	return true
+}
+
+// accepts reports whether the request's Accept headers list media type mt
+// explicitly or through a wildcard.
+func accepts(r *http.Request, mt string) bool {
+	major, _, _ := strings.Cut(mt, "/")
+	for _, v := range r.Header.Values("Accept") {
+		for part := range strings.SplitSeq(v, ",") {
+			t, _, _ := strings.Cut(part, ";")
+			switch strings.ToLower(strings.TrimSpace(t)) {
+			case mt, "*/*", major + "/*":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// errBodyNotSingle describes a modern POST body that is not one request.
+var errBodyNotSingle = fmt.Errorf("the body must be one JSON-RPC request or notification (no batch, no response) in protocol version %s and later", mcp.Version20260728)

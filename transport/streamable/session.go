@@ -1,0 +1,392 @@
+package streamable
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/weftmcp/weft/jsonrpc"
+	"github.com/weftmcp/weft/mcp"
+)
+
+// ErrSessionEnded is the error session streams' Read returns once the
+// session was deleted by the client, expired or was ended by the server:
+// the server must stop serving it at once.
+var ErrSessionEnded = errors.New("streamable: the session has ended")
+
+// session is one legacy session. It is the jsonrpc.Stream the server reads
+// the session's messages from and writes its messages to; the HTTP side
+// pushes what clients POST and attaches response streams.
+//
+// An idle session holds little: its fields, its ID and one channel. Queues
+// and tables are allocated while in use and released when empty.
+type session struct {
+	h          *Handler
+	id         string
+	lastActive atomic.Int64 // unix nanoseconds of the last HTTP activity
+
+	mu       sync.Mutex
+	version  string            // negotiated protocol version, once initialize is answered
+	initID   jsonrpc.ID        // the initialize request, until answered
+	inbox    []jsonrpc.Message // POSTed messages not yet read
+	head     int               // inbox[head:] is unread
+	wake     chan struct{}     // signals a waiting Read
+	ended    error             // why the session ended; Read returns it once the inbox is empty
+	attached int               // HTTP handlers now serving the session
+	pending  []pendingResponse // requests awaiting their response, with their stream
+	live     []*respStream     // POST streams not yet complete, for resumption
+	get      *respStream       // the GET stream, once opened
+	nextNum  int64             // the number of the next POST stream
+}
+
+// pendingResponse ties a request of the session to the stream its response
+// goes to.
+type pendingResponse struct {
+	id string // the request ID's raw text
+	st *respStream
+}
+
+// newSession returns a session with the given ID.
+func newSession(h *Handler, id string) *session {
+	s := &session{h: h, id: id, nextNum: 1, wake: make(chan struct{}, 1)}
+	s.touch()
+	return s
+}
+
+// SessionID returns the session's Mcp-Session-Id.
+func (s *session) SessionID() string { return s.id }
+
+// touch records activity now.
+func (s *session) touch() { s.lastActive.Store(s.h.sessions.now().UnixNano()) }
+
+// primes reports whether the session's SSE streams start with a priming
+// event, which clients before 2025-11-25 do not expect.
+func (s *session) primes() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version >= mcp.Version20251125
+}
+
+// Read returns the next message a client POSTed to the session.
+func (s *session) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		s.mu.Lock()
+		if s.head < len(s.inbox) {
+			msg := s.inbox[s.head]
+			s.inbox[s.head] = nil
+			s.head++
+			if s.head == len(s.inbox) {
+				s.inbox, s.head = s.inbox[:0], 0
+				if cap(s.inbox) > 16 {
+					s.inbox = nil // do not keep a burst's queue on an idle session
+				}
+			}
+			s.mu.Unlock()
+			return msg, nil
+		}
+		if err := s.ended; err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+		s.mu.Unlock()
+		select {
+		case <-s.wake:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// push queues messages for Read. Requests must already be registered with
+// their response stream.
+func (s *session) push(msgs []jsonrpc.Message) {
+	s.mu.Lock()
+	s.inbox = append(s.inbox, msgs...)
+	s.mu.Unlock()
+	s.signal()
+}
+
+// signal wakes a waiting Read.
+func (s *session) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Write routes a message from the server: a response to the stream of the
+// POST that carried its request; a message sent while handling a request
+// (jsonrpc.InboundID) to that request's stream while it awaits its
+// response; anything else to the GET stream. A message with nowhere to go
+// is dropped: the client has no stream open to receive it.
+func (s *session) Write(ctx context.Context, msg jsonrpc.Message) error {
+	switch m := msg.(type) {
+	case *jsonrpc.Response:
+		established := s.noteInitialized(m)
+		if st := s.takePending(m.ID); st != nil {
+			err := st.deliver(m, true)
+			if !established {
+				s.h.sessions.end(s, ErrSessionEnded)
+			}
+			return err
+		}
+		s.h.opts.Logger.Debug("streamable: dropping a response nobody awaits", "session", s.id, "id", m.ID)
+		return nil
+	case jsonrpc.Batch:
+		for _, el := range m {
+			if err := s.Write(ctx, el); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if id, ok := jsonrpc.InboundID(ctx); ok {
+		if st := s.pendingStream(id); st != nil {
+			if err := st.deliver(msg, false); !errors.Is(err, errStreamEnded) {
+				return err
+			}
+		}
+	}
+	s.mu.Lock()
+	get := s.get
+	s.mu.Unlock()
+	if get == nil {
+		s.h.opts.Logger.Debug("streamable: dropping a server message: the client has no GET stream open", "session", s.id)
+		return nil
+	}
+	if err := get.deliver(msg, false); !errors.Is(err, errStreamEnded) {
+		return err
+	}
+	return nil
+}
+
+// noteInitialized records the protocol version an initialize response
+// negotiated. It returns false for the answer to initialize that did not
+// establish the session (an error): the session ends once it is out.
+func (s *session) noteInitialized(resp *jsonrpc.Response) (established bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.initID.IsValid() || s.initID.Raw() != resp.ID.Raw() {
+		return true
+	}
+	s.initID = jsonrpc.ID{}
+	if resp.Error != nil {
+		return false
+	}
+	var r struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if json.Unmarshal(resp.Result, &r) == nil {
+		s.version = r.ProtocolVersion
+	}
+	return true
+}
+
+// errDuplicateID refuses a request that reuses the ID of one in progress.
+var errDuplicateID = errors.New("streamable: request ID already in use")
+
+// register makes a POST's stream await the responses to its requests. It
+// fails with errDuplicateID, naming the ID, when a request reuses the ID of
+// one still in progress, and with the session's end cause once it ended.
+func (s *session) register(st *respStream, msgs []jsonrpc.Message) (dup jsonrpc.ID, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended != nil {
+		return jsonrpc.ID{}, s.ended
+	}
+	for _, m := range msgs {
+		if req, isReq := m.(*jsonrpc.Request); isReq && !req.IsNotification() {
+			for _, p := range s.pending {
+				if p.id == req.ID.Raw() {
+					return req.ID, errDuplicateID
+				}
+			}
+		}
+	}
+	st.num = s.nextNum
+	s.nextNum++
+	for _, m := range msgs {
+		if req, isReq := m.(*jsonrpc.Request); isReq && !req.IsNotification() {
+			s.pending = append(s.pending, pendingResponse{id: req.ID.Raw(), st: st})
+		}
+	}
+	s.live = append(s.live, st)
+	return jsonrpc.ID{}, nil
+}
+
+// takePending removes and returns the stream awaiting the response to id.
+func (s *session) takePending(id jsonrpc.ID) *respStream {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, p := range s.pending {
+		if p.id == id.Raw() {
+			s.pending = deleteAt(s.pending, i)
+			return p.st
+		}
+	}
+	return nil
+}
+
+// pendingStream returns the stream awaiting the response to id, if any.
+func (s *session) pendingStream(id jsonrpc.ID) *respStream {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.pending {
+		if p.id == id.Raw() {
+			return p.st
+		}
+	}
+	return nil
+}
+
+// cancelled handles a notifications/cancelled the client POSTed: the
+// cancelled request will get no response, so its stream stops awaiting one.
+func (s *session) cancelled(id jsonrpc.ID) {
+	if st := s.takePending(id); st != nil {
+		st.abandon()
+	}
+}
+
+// streamDone forgets a completed POST stream.
+func (s *session) streamDone(st *respStream) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, l := range s.live {
+		if l == st {
+			s.live = deleteAt(s.live, i)
+			break
+		}
+	}
+	for i := 0; i < len(s.pending); {
+		if s.pending[i].st == st {
+			s.pending = deleteAt(s.pending, i)
+			continue
+		}
+		i++
+	}
+}
+
+// negotiated returns the session's protocol version ("" until initialize is
+// answered).
+func (s *session) negotiated() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
+}
+
+// streamCount returns how many stream numbers the session has used: stream
+// numbers below it exist or existed.
+func (s *session) streamCount() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.nextNum
+}
+
+// openGet returns the session's GET stream, creating it on first use, or
+// nil once the session has ended.
+func (s *session) openGet() *respStream {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended != nil {
+		return nil
+	}
+	if s.get == nil {
+		s.get = &respStream{h: s.h, sess: s, get: true, done: make(chan struct{})}
+	}
+	return s.get
+}
+
+// finishedStream returns a stand-in for completed stream num, through which
+// a resuming client receives the events the stream stored.
+func (s *session) finishedStream(num int64) *respStream {
+	st := &respStream{h: s.h, sess: s, num: num, complete: true, done: make(chan struct{})}
+	close(st.done)
+	return st
+}
+
+// stream returns the live stream numbered num (0 is the GET stream), or nil.
+func (s *session) stream(num int64) *respStream {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if num == 0 {
+		return s.get
+	}
+	for _, st := range s.live {
+		if st.num == num {
+			return st
+		}
+	}
+	return nil
+}
+
+// CloseRequestStream ends the HTTP response carrying the stream of request
+// id without ending the stream: the client reconnects with GET and
+// Last-Event-ID, and receives the rest there. It reports whether the
+// request had a connected stream to close.
+func (s *session) CloseRequestStream(id jsonrpc.ID) bool {
+	st := s.pendingStream(id)
+	return st != nil && st.release()
+}
+
+// Close ends the session from the server's side; later requests naming it
+// get 404.
+func (s *session) Close() error {
+	s.h.sessions.end(s, ErrSessionEnded)
+	return nil
+}
+
+// attach counts an HTTP handler serving the session; the returned function
+// uncounts it.
+func (s *session) attach() func() {
+	s.mu.Lock()
+	s.attached++
+	s.mu.Unlock()
+	s.touch()
+	return func() {
+		s.mu.Lock()
+		s.attached--
+		s.mu.Unlock()
+		s.touch()
+	}
+}
+
+// idleSince reports whether the session has had no HTTP activity since t.
+func (s *session) idleSince(t time.Time) bool {
+	s.mu.Lock()
+	attached := s.attached
+	s.mu.Unlock()
+	return attached == 0 && s.lastActive.Load() < t.UnixNano()
+}
+
+// shut marks the session ended with cause and returns its streams, which
+// the caller ends; it reports false if the session had already ended.
+func (s *session) shut(cause error) ([]*respStream, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended != nil {
+		return nil, false
+	}
+	s.ended = cause
+	streams := s.live
+	if s.get != nil {
+		streams = append(streams, s.get)
+	}
+	s.live, s.pending = nil, nil
+	s.signal()
+	return streams, true
+}
+
+// deleteAt removes element i of a slice, keeping order, and returns nil
+// once it is empty so that an idle session holds no backing array.
+func deleteAt[T any](s []T, i int) []T {
+	s = slices.Delete(s, i, i+1)
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}

@@ -1,0 +1,174 @@
+package streamable
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// errTooManySessions refuses an initialize when the session table is full.
+var errTooManySessions = errors.New("too many sessions")
+
+// sessionTable holds a Handler's live legacy sessions.
+type sessionTable struct {
+	h    *Handler
+	skew atomic.Int64 // added to time.Now, in nanoseconds: tests move the clock
+
+	mu      sync.Mutex
+	m       map[string]*session
+	janitor chan struct{} // closed to stop the expiry goroutine; nil until started
+	stopped bool
+}
+
+// create adds a session with a fresh ID, first reclaiming idle sessions if
+// the table is full. It fails when the table stays full.
+func (t *sessionTable) create() (*session, error) {
+	max := t.h.opts.MaxSessions
+	if max > 0 && t.len() >= max {
+		t.sweep(t.now())
+	}
+	s := newSession(t.h, newSessionID())
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopped {
+		return nil, ErrShutdown
+	}
+	if max > 0 && len(t.m) >= max {
+		return nil, fmt.Errorf("%w: the server holds its limit of %d sessions; retry later, or raise HandlerOptions.MaxSessions", errTooManySessions, max)
+	}
+	if t.m == nil {
+		t.m = make(map[string]*session)
+	}
+	t.m[s.id] = s
+	if t.janitor == nil && t.h.opts.SessionIdleTimeout > 0 {
+		t.janitor = make(chan struct{})
+		go t.expire(t.janitor, t.h.opts.SessionIdleTimeout)
+	}
+	return s, nil
+}
+
+// now returns the table's current time.
+func (t *sessionTable) now() time.Time {
+	return time.Now().Add(time.Duration(t.skew.Load()))
+}
+
+// newSessionID returns 128 random bits in base64url: 22 visible ASCII
+// characters.
+func newSessionID() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails (Go 1.24+ crashes the program instead)
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// lookup returns the live session with the ID, or nil.
+func (t *sessionTable) lookup(id string) *session {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.m[id]
+}
+
+// len returns the number of live sessions.
+func (t *sessionTable) len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.m)
+}
+
+// end removes a session and ends it with cause: its server stops reading,
+// its streams end and its stored events are deleted. Ending a session twice
+// does nothing.
+func (t *sessionTable) end(s *session, cause error) {
+	streams, ok := s.shut(cause)
+	if !ok {
+		return
+	}
+	t.mu.Lock()
+	if t.m[s.id] == s {
+		delete(t.m, s.id)
+	}
+	t.mu.Unlock()
+	for _, st := range streams {
+		st.end()
+	}
+	if err := t.h.opts.EventStore.DeleteSession(context.Background(), s.id); err != nil {
+		t.h.opts.Logger.Warn("streamable: could not delete the events of an ended session", "session", s.id, "error", err)
+	}
+}
+
+// sweep ends the sessions idle since before now minus the idle timeout and
+// returns how many it ended.
+func (t *sessionTable) sweep(now time.Time) int {
+	idle := t.h.opts.SessionIdleTimeout
+	if idle <= 0 {
+		return 0
+	}
+	cutoff := now.Add(-idle)
+	var expired []*session
+	t.mu.Lock()
+	for _, s := range t.m {
+		if s.idleSince(cutoff) {
+			expired = append(expired, s)
+		}
+	}
+	t.mu.Unlock()
+	for _, s := range expired {
+		t.h.opts.Logger.Debug("streamable: session expired", "session", s.id, "idle", idle)
+		t.end(s, ErrSessionEnded)
+	}
+	return len(expired)
+}
+
+// expire sweeps idle sessions periodically until stop is closed.
+func (t *sessionTable) expire(stop chan struct{}, idle time.Duration) {
+	tick := time.NewTicker(max(min(idle/2, time.Minute), time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			t.sweep(t.now())
+		case <-stop:
+			return
+		}
+	}
+}
+
+// shutdown stops the expiry goroutine and ends every session with cause;
+// no session can be created afterwards.
+func (t *sessionTable) shutdown(cause error) {
+	t.mu.Lock()
+	t.stopped = true
+	if t.janitor != nil {
+		close(t.janitor)
+		t.janitor = nil
+	}
+	all := make([]*session, 0, len(t.m))
+	for _, s := range t.m {
+		all = append(all, s)
+	}
+	t.mu.Unlock()
+	for _, s := range all {
+		t.end(s, cause)
+	}
+}
+
+// getStreams returns the GET streams of every live session.
+func (t *sessionTable) getStreams() []*respStream {
+	t.mu.Lock()
+	all := make([]*session, 0, len(t.m))
+	for _, s := range t.m {
+		all = append(all, s)
+	}
+	t.mu.Unlock()
+	var out []*respStream
+	for _, s := range all {
+		if st := s.stream(0); st != nil {
+			out = append(out, st)
+		}
+	}
+	return out
+}
