@@ -83,6 +83,9 @@ func (s *Server) updateTask(ctx context.Context, r *Request, p *mcp.UpdateTaskPa
 	if p.TaskID == "" {
 		return nil, needTaskID(r.method)
 	}
+	if p.InputResponses == nil {
+		return nil, invalidParams("tasks/update needs params.inputResponses: the answers to the task's inputRequests, by key ({} for none)")
+	}
 	responses := make(map[string]stdjson.RawMessage, len(p.InputResponses))
 	for k, v := range p.InputResponses {
 		if kind := jsontext.Value(v).Kind(); kind != '{' {

@@ -204,6 +204,7 @@ func TestExtensionTasks_UpdateAcksAndAcceptsPartialAnswers(t *testing.T) {
 	}
 	wantCode(t, "unknown task", c.callErr(mcp.MethodTasksUpdate, `{"taskId":"nope","inputResponses":{}}`), jsonrpc.CodeInvalidParams)
 	wantCode(t, "non-object answer", c.callErr(mcp.MethodTasksUpdate, `{"taskId":"`+id+`","inputResponses":{"k":3}}`), jsonrpc.CodeInvalidParams)
+	wantCode(t, "no inputResponses", c.callErr(mcp.MethodTasksUpdate, `{"taskId":"`+id+`"}`), jsonrpc.CodeInvalidParams)
 	// Updating a finished task is acknowledged and ignored.
 	c.mustCall(mcp.MethodTasksUpdate, fmt.Sprintf(`{"taskId":%q,"inputResponses":{%q:{"action":"decline"}}}`, id, keys[1]))
 }
