@@ -15,14 +15,18 @@ import (
 	// Schema 2020-12 (and draft-07), the dialects MCP uses; it is maintained
 	// alongside the official Go SDK and resolves no network $ref by default.
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/weftmcp/weft/internal/schemacheck"
 )
 
 // objectSchema is the input schema of a tool that takes any arguments object.
 var objectSchema = stdjson.RawMessage(`{"type":"object"}`)
 
 // compiledSchema is a JSON Schema resolved once at registration, ready to
-// validate instances.
+// validate instances: with schemacheck when the schema is within its subset
+// (one pass over the raw JSON, no allocation), else with jsonschema-go.
 type compiledSchema struct {
+	check    *schemacheck.Validator // nil: outside schemacheck's subset
 	resolved *jsonschema.Resolved
 }
 
@@ -37,7 +41,10 @@ func compileSchema(raw stdjson.RawMessage) (*compiledSchema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot resolve the JSON Schema: %w", err)
 	}
-	return &compiledSchema{resolved: rs}, nil
+	// jsonschema-go stays the judge of which schemas register; schemacheck,
+	// when it accepts the schema, judges instances exactly as it would.
+	check, _ := schemacheck.Compile(raw)
+	return &compiledSchema{check: check, resolved: rs}, nil
 }
 
 // inferSchema derives the JSON Schema of Go type t. It returns nil for types
@@ -62,6 +69,9 @@ func inferSchema(t reflect.Type) (stdjson.RawMessage, error) {
 func (c *compiledSchema) validate(raw []byte) error {
 	if len(raw) == 0 {
 		raw = []byte("{}")
+	}
+	if c.check != nil {
+		return c.check.Validate(raw)
 	}
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {

@@ -132,7 +132,7 @@ func TestTools_ArgumentsAreValidated(t *testing.T) {
 	cases := []struct{ args, want string }{
 		{`{"title":"t"}`, `missing properties: ["author"]`},
 		{`{"title":"t","author":{"name":7}}`, `author.name: type: 7 has type "integer", want "string"`},
-		{`{"title":"t","author":{"name":"a"},"tags":[1]}`, `tags[]: type: 1 has type "integer"`},
+		{`{"title":"t","author":{"name":"a"},"tags":[1]}`, `tags[0]: type: 1 has type "integer"`},
 		{`{"title":"t","author":{"name":"a"},"extra":1}`, `additional properties ["extra"]`},
 		{`{"title":"t","author":{"name":"a"},"pages":"x"}`, `pages: type: x has type "string", want "integer"`},
 	}
