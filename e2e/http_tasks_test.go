@@ -8,24 +8,9 @@ import (
 	"testing"
 
 	"github.com/weftmcp/weft/client"
-	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
-	"github.com/weftmcp/weft/server"
 	"github.com/weftmcp/weft/transport/streamable"
 )
-
-// httpAdapter serves the fixture through transport/streamable: legacy
-// sessions over the session's stream, modern requests one at a time.
-type httpAdapter struct{ srv *server.Server }
-
-func (a httpAdapter) ConnectStream(ctx context.Context, stream jsonrpc.Stream) error {
-	_, err := a.srv.Connect(ctx, stream, nil)
-	return err
-}
-
-func (a httpAdapter) ServeStandalone(ctx context.Context, req *jsonrpc.Request, header http.Header, notify func(context.Context, *jsonrpc.Request) error) *jsonrpc.Response {
-	return a.srv.ServeRequest(ctx, req, server.RequestInfo{Version: header.Get("MCP-Protocol-Version")}, notify)
-}
 
 // B.10: over Streamable HTTP the client sends Mcp-Method and
 // Mcp-Name: <taskId> with tasks/get, tasks/update and tasks/cancel (the
@@ -34,7 +19,7 @@ func (a httpAdapter) ServeStandalone(ctx context.Context, req *jsonrpc.Request, 
 func TestTasksRequestsCarryMcpNameOverHTTP(t *testing.T) {
 	f := newFixture()
 	t.Cleanup(func() { f.close(t) })
-	h := streamable.NewHandler(httpAdapter{f.srv}, nil)
+	h := streamable.NewHandler(f.srv, nil)
 	var mu sync.Mutex
 	var posts []http.Header
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

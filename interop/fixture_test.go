@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/server"
 	"github.com/weftmcp/weft/transport"
@@ -123,22 +122,6 @@ func newInteropServer(logger *slog.Logger) *server.Server {
 	return s
 }
 
-// httpAdapter serves a server.Server through streamable.Handler.
-type httpAdapter struct{ srv *server.Server }
-
-func (a httpAdapter) ConnectStream(ctx context.Context, stream jsonrpc.Stream) error {
-	var opts server.ConnectOptions
-	if named, ok := stream.(interface{ SessionID() string }); ok {
-		opts.SessionID = named.SessionID()
-	}
-	_, err := a.srv.Connect(ctx, stream, &opts)
-	return err
-}
-
-func (a httpAdapter) ServeStandalone(ctx context.Context, req *jsonrpc.Request, header http.Header, notify func(context.Context, *jsonrpc.Request) error) *jsonrpc.Response {
-	return a.srv.ServeRequest(ctx, req, server.RequestInfo{Version: header.Get("MCP-Protocol-Version")}, notify)
-}
-
 // serveHTTP serves the interop fixture over Streamable HTTP on a loopback
 // port for the duration of the test and returns the endpoint URL.
 func serveHTTP(t *testing.T) string {
@@ -148,7 +131,7 @@ func serveHTTP(t *testing.T) string {
 		t.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(logTo(t, "weft server: "), nil))
-	h := streamable.NewHandler(httpAdapter{newInteropServer(logger)}, &streamable.HandlerOptions{Logger: logger})
+	h := streamable.NewHandler(newInteropServer(logger), &streamable.HandlerOptions{Logger: logger})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}

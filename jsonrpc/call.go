@@ -51,7 +51,7 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any, opts
 		c.mu.Unlock()
 		return fmt.Errorf("jsonrpc: call %s: %w", method, err)
 	}
-	c.pending[id.raw] = cl
+	c.pending.put(id.raw, cl)
 	c.mu.Unlock()
 	if o.onID != nil {
 		o.onID(id)
@@ -112,10 +112,10 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 func (c *Conn) forget(id ID) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.pending[id.raw]; !ok {
+	if _, ok := c.pending.get(id.raw); !ok {
 		return false
 	}
-	delete(c.pending, id.raw)
+	c.pending.remove(id.raw)
 	return true
 }
 
@@ -124,8 +124,8 @@ func (c *Conn) forget(id ID) bool {
 // wire) is dropped.
 func (c *Conn) deliver(resp *Response) {
 	c.mu.Lock()
-	cl := c.pending[resp.ID.raw]
-	delete(c.pending, resp.ID.raw)
+	cl, _ := c.pending.get(resp.ID.raw)
+	c.pending.remove(resp.ID.raw)
 	c.mu.Unlock()
 	if cl == nil {
 		c.logger.Debug("jsonrpc: dropping a response for an unknown or abandoned call", "id", resp.ID)
@@ -137,8 +137,8 @@ func (c *Conn) deliver(resp *Response) {
 // failCall completes the pending call with id, if any, with err.
 func (c *Conn) failCall(id ID, err error) {
 	c.mu.Lock()
-	cl := c.pending[id.raw]
-	delete(c.pending, id.raw)
+	cl, _ := c.pending.get(id.raw)
+	c.pending.remove(id.raw)
 	c.mu.Unlock()
 	if cl != nil {
 		cl.finish(nil, err)
@@ -146,14 +146,7 @@ func (c *Conn) failCall(id ID, err error) {
 }
 
 // takePendingLocked removes and returns every pending call; c.mu is held.
-func (c *Conn) takePendingLocked() []*call {
-	calls := make([]*call, 0, len(c.pending))
-	for _, cl := range c.pending {
-		calls = append(calls, cl)
-	}
-	clear(c.pending)
-	return calls
-}
+func (c *Conn) takePendingLocked() []*call { return c.pending.takeAll() }
 
 // marshalParams encodes params for the wire: nil (or JSON null) for none,
 // otherwise a JSON object or array.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // ErrClosed is the error (found with errors.Is) of calls that cannot
@@ -20,22 +21,28 @@ const (
 	DefaultMaxQueued   = 1024
 )
 
-// maxIdleWorkers is how many handler goroutines may wait for the next
-// request after finishing one, so that a steady flow of calls reuses
-// goroutines (and their grown stacks) instead of starting new ones.
-const maxIdleWorkers = 4
+// idleWorkerLinger is how long a handler goroutine waits for the next
+// request after finishing one before it ends. Reusing goroutines (and the
+// stacks they grew) under a steady flow of calls saves starting and growing
+// new ones; letting them end soon after the flow stops means an idle
+// connection keeps none.
+const idleWorkerLinger = time.Second
 
-// replyBacklog is how many protocol replies (errors the read loop produces
-// itself) may wait for the writer before the read loop waits too.
+// replyBacklog is how many protocol replies (errors the connection produces
+// itself, and batch replies) may wait to be written before the goroutine
+// producing another one writes it itself, so a peer that sends without
+// reading cannot make them pile up.
 const replyBacklog = 64
 
 // ConnOptions configures a Conn. The zero value is usable.
 type ConnOptions struct {
 	// Handler serves incoming requests and notifications. Nil answers every
 	// request with -32601 (method not found) and ignores notifications.
-	// Notifications are handled on the read loop: their handler must return
-	// quickly and must not wait for a response (Call), which that same loop
-	// would have to read; it may start a goroutine for such work.
+	// Notifications are handled as they are taken in (on the read loop, or
+	// on the goroutine of a PushStream giving them): their handler must
+	// return quickly and must not wait for a response (Call), which may have
+	// to be taken in by that same goroutine; it may start a goroutine for
+	// such work.
 	Handler Handler
 	// MaxInFlight is how many request handlers may run at once; 0 means
 	// DefaultMaxInFlight.
@@ -54,6 +61,12 @@ type ConnOptions struct {
 	// context.WithCancelCause reaches the hook. The MCP layer sends
 	// notifications/cancelled from here. It runs on the goroutine of the Call.
 	OnCallAbandoned func(id ID, method string, cause error)
+	// OnDone, if set, is called once when the connection has ended, on the
+	// goroutine that ended it, before Done is closed: whoever waits on Done
+	// sees what it did. It lets the owner of a connection release what it
+	// holds for it without keeping a goroutine waiting on Done; it must not
+	// block. Err already reports why the connection ended.
+	OnDone func()
 	// Logger receives the connection's diagnostics; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -61,12 +74,20 @@ type ConnOptions struct {
 // Conn is one end of a JSON-RPC connection over a Stream. It is symmetric:
 // each side both makes calls (Call, Notify) and serves them (Handler).
 //
-// A single read loop reads every message. Responses are matched to pending
-// calls at once; notifications are handled on the read loop, in arrival
-// order, so their handlers must be quick; requests are handled concurrently,
-// at most MaxInFlight at a time, with up to MaxQueued more waiting in arrival
-// order. The read loop never waits for a handler, so a handler that waits for
-// the peer's answer to its own Call cannot deadlock a full pool.
+// Incoming messages are taken in one at a time: by a read loop the Conn runs
+// itself, or, over a PushStream, from the stream's own goroutines (see
+// PushStream). Responses are matched to pending calls at once; notifications
+// are handled as they are taken in, in arrival order, so their handlers must
+// be quick; requests are handled concurrently, at most MaxInFlight at a
+// time, with up to MaxQueued more waiting in arrival order. Taking in a
+// message never waits for a handler, so a handler that waits for the peer's
+// answer to its own Call cannot deadlock a full pool.
+//
+// Request handlers run on goroutines the Conn starts when a request arrives;
+// a goroutine that finished one waits a short while for the next before it
+// ends. Protocol replies the Conn makes itself (errors for messages it cannot
+// take, batch replies) are written by a goroutine started while there are
+// any. So an idle Conn over a PushStream holds no goroutine at all.
 type Conn struct {
 	stream      Stream
 	handler     Handler
@@ -74,35 +95,45 @@ type Conn struct {
 	maxQueued   int
 	allowBatch  func() bool
 	onAbandoned func(ID, string, error)
+	onDone      func()
 	logger      *slog.Logger
 
-	// ctx is cancelled when the connection shuts down. The read loop and
-	// notification handlers run under it.
+	// ctx is cancelled when the connection shuts down. Notification
+	// handlers run under it.
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	writeSem chan struct{} // holds one token while a message is being written
-	replies  chan reply    // protocol replies for replyLoop
-	handoff  chan *inbound // requests for idle workers; never fuller than idle
-	nextID   atomic.Int64
+	takeMu sync.Mutex // serializes taking in messages (dispatch)
+	nextID atomic.Int64
 
-	mu       sync.Mutex
-	pending  map[string]*call    // outgoing calls awaiting a response, by ID text
-	inbound  map[string]*inbound // incoming requests accepted and not yet answered
-	queue    inboundQueue        // accepted requests waiting for a slot
-	running  int                 // request handlers running
-	idle     int                 // workers waiting on handoff
-	drained  chan struct{}       // closed when the last handler ends after the peer's EOF
-	readDone bool                // the read loop has stopped: no response can arrive
-	closing  bool                // shutdown has begun
-	err      error               // why the connection ended (or is ending); set with readDone or closing
+	mu         sync.Mutex
+	pending    table[*call]    // outgoing calls awaiting a response, by ID text
+	inbound    table[*inbound] // incoming requests accepted and not yet answered, by ID text
+	queue      inboundQueue    // accepted requests waiting for a slot
+	running    int             // request handlers running
+	idle       int             // idle workers waiting on handoff and not yet handed a request
+	handoff    chan *inbound   // requests for idle workers, made on first use; never fuller than the workers waiting
+	writing    bool            // a message is being written: the turn to write is taken
+	waiting    int             // writers waiting for the turn
+	writeTurn  chan struct{}   // passes the turn to a waiting writer; made when writers first contend
+	replies    []Message       // protocol replies waiting for the reply writer
+	replying   bool            // the reply writer is running
+	readDone   bool            // input has ended: no response can arrive
+	endCause   error           // why input ended cleanly (io.EOF), once it has
+	closing    bool            // shutdown has begun
+	err        error           // why the connection ended (or is ending); set with readDone or closing
+	holds      int             // what must finish before the connection has ended: shutdown, and the read loop if any
+	ended      bool            // holds reached 0: Err reports why
+	doneClosed bool            // OnDone has returned: Done is closed
+	done       chan struct{}   // Done's channel, made on first use
 
 	shutdownOnce sync.Once
 	closeErr     error // the result of Stream.Close
-	done         chan struct{}
 }
 
-// NewConn returns a connection over stream and starts reading at once.
+// NewConn returns a connection over stream and starts taking in messages at
+// once: over a PushStream it hands the stream its Receiver; over any other
+// Stream it starts a read loop.
 func NewConn(stream Stream, opts ConnOptions) *Conn {
 	c := &Conn{
 		stream:      stream,
@@ -111,13 +142,9 @@ func NewConn(stream Stream, opts ConnOptions) *Conn {
 		maxQueued:   opts.MaxQueued,
 		allowBatch:  opts.AllowBatch,
 		onAbandoned: opts.OnCallAbandoned,
+		onDone:      opts.OnDone,
 		logger:      opts.Logger,
-		writeSem:    make(chan struct{}, 1),
-		replies:     make(chan reply, replyBacklog),
-		handoff:     make(chan *inbound, maxIdleWorkers),
-		pending:     make(map[string]*call),
-		inbound:     make(map[string]*inbound),
-		done:        make(chan struct{}),
+		holds:       1,
 	}
 	if c.handler == nil {
 		c.handler = HandlerFunc(methodNotFound)
@@ -132,8 +159,12 @@ func NewConn(stream Stream, opts ConnOptions) *Conn {
 		c.logger = slog.Default()
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
+	if ps, ok := stream.(PushStream); ok {
+		ps.Push(receiver{c})
+		return c
+	}
+	c.holds++
 	go c.readLoop()
-	go c.replyLoop()
 	return c
 }
 
@@ -145,27 +176,36 @@ func methodNotFound(_ context.Context, req *Request) (any, error) {
 // Close ends the connection: pending calls fail with ErrClosed, running
 // handlers' contexts are cancelled, queued requests are dropped, and the
 // stream is closed. It returns the stream's Close error; it does not wait for
-// handlers. Done is closed once the read loop has stopped.
+// handlers. Done is closed once the read loop, if any, has stopped.
 func (c *Conn) Close() error {
 	c.shutdown(nil)
 	return c.closeErr
 }
 
-// Done is closed when the connection has ended: after Close, after a read
-// error, or after the peer closed its side and the last handler finished.
-func (c *Conn) Done() <-chan struct{} { return c.done }
+// Done is closed when the connection has ended — after Close, after a read
+// error, or after the peer closed its side and the last handler finished —
+// and OnDone, if set, has returned.
+func (c *Conn) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done == nil {
+		c.done = make(chan struct{})
+		if c.doneClosed {
+			close(c.done)
+		}
+	}
+	return c.done
+}
 
 // Err returns nil while the connection is open, and afterwards why it ended:
 // an error that matches ErrClosed and, when the stream failed or the peer
 // closed it, the stream's error too (io.EOF for a clean end of input).
 func (c *Conn) Err() error {
-	select {
-	case <-c.done:
-	default:
-		return nil
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if !c.ended {
+		return nil
+	}
 	return c.err
 }
 
@@ -178,23 +218,58 @@ func endedError(cause error) error {
 	return fmt.Errorf("%w: %w", ErrClosed, cause)
 }
 
-// readLoop reads and dispatches messages until the stream fails or ends.
+// readLoop reads and takes in messages until the stream fails or ends.
 func (c *Conn) readLoop() {
-	defer close(c.done)
+	defer c.release()
 	for {
 		msg, err := c.stream.Read(c.ctx)
-		if err == nil {
-			c.dispatch(msg)
-			continue
+		c.take(msg, err)
+		if err != nil {
+			var de *DecodeError
+			if !errors.As(err, &de) {
+				return
+			}
 		}
-		var de *DecodeError
-		if errors.As(err, &de) {
-			c.rejectMessage(de)
-			continue
-		}
-		c.endReading(err)
+	}
+}
+
+// take takes in one message, or the error reading one: a *DecodeError is
+// answered, any other error ends input.
+func (c *Conn) take(msg Message, err error) {
+	if err == nil {
+		c.takeMu.Lock()
+		c.dispatch(msg)
+		c.takeMu.Unlock()
 		return
 	}
+	var de *DecodeError
+	if errors.As(err, &de) {
+		c.rejectMessage(de)
+		return
+	}
+	c.endReading(err)
+}
+
+// release drops one hold (see Conn.holds); with the last, the connection
+// has ended: OnDone is called, then Done is closed.
+func (c *Conn) release() {
+	c.mu.Lock()
+	c.holds--
+	if c.holds > 0 {
+		c.mu.Unlock()
+		return
+	}
+	c.ended = true
+	c.mu.Unlock()
+	if c.onDone != nil {
+		c.onDone()
+	}
+	c.mu.Lock()
+	c.doneClosed = true
+	if c.done != nil {
+		close(c.done)
+	}
+	c.mu.Unlock()
 }
 
 // dispatch routes one message.
@@ -205,8 +280,8 @@ func (c *Conn) dispatch(msg Message) {
 	case *Request:
 		if m.IsNotification() {
 			c.handleNotification(m)
-		} else if reply := c.accept(m, nil); reply != nil {
-			c.reply(reply)
+		} else if _, reject := c.accept(m, nil, false); reject != nil {
+			c.reply(reject)
 		}
 	case Batch:
 		c.dispatchBatch(m)
@@ -232,8 +307,9 @@ func (c *Conn) rejectMessage(de *DecodeError) {
 }
 
 // endReading handles the end of input. After a clean EOF the connection
-// stays up until every accepted request has been answered (the peer may
-// still read); any other read error ends it at once.
+// stays up until every accepted request has been answered and every
+// protocol reply written (the peer may still read); any other read error
+// ends it at once.
 func (c *Conn) endReading(err error) {
 	cause := err
 	if !errors.Is(err, io.EOF) {
@@ -241,35 +317,40 @@ func (c *Conn) endReading(err error) {
 	}
 	ended := endedError(cause)
 	c.mu.Lock()
+	if c.readDone {
+		c.mu.Unlock()
+		return
+	}
 	c.readDone = true
 	if c.err == nil {
 		c.err = ended
 	}
 	calls := c.takePendingLocked()
-	var drained chan struct{}
-	if errors.Is(err, io.EOF) && !c.closing && (c.running > 0 || c.queue.len > 0) {
-		drained = make(chan struct{})
-		c.drained = drained
+	if errors.Is(err, io.EOF) {
+		c.endCause = cause
 	}
+	finished := c.finishedLocked()
 	c.mu.Unlock()
 	for _, cl := range calls {
 		cl.finish(nil, ended)
 	}
-	if errors.Is(err, io.EOF) {
-		if drained != nil {
-			select {
-			case <-drained:
-			case <-c.ctx.Done():
-			}
-		}
-		c.flushReplies()
+	if !errors.Is(err, io.EOF) || finished {
+		c.shutdown(cause)
 	}
-	c.shutdown(cause)
+}
+
+// finishedLocked reports whether input has ended cleanly and nothing is
+// left to send: no request handler running or queued and no protocol reply
+// waiting. Whoever makes it true shuts the connection down. c.mu is held.
+func (c *Conn) finishedLocked() bool {
+	return c.endCause != nil && !c.closing && c.running == 0 && c.queue.len == 0 && !c.replying
 }
 
 // shutdown ends the connection once; cause is nil for a local Close.
 func (c *Conn) shutdown(cause error) {
+	first := false
 	c.shutdownOnce.Do(func() {
+		first = true
 		ended := endedError(cause)
 		c.mu.Lock()
 		c.closing = true
@@ -277,11 +358,7 @@ func (c *Conn) shutdown(cause error) {
 			c.err = ended
 		}
 		calls := c.takePendingLocked()
-		handlers := make([]*inbound, 0, len(c.inbound))
-		for _, in := range c.inbound {
-			handlers = append(handlers, in)
-		}
-		clear(c.inbound)
+		handlers := c.inbound.takeAll()
 		c.queue = inboundQueue{}
 		c.mu.Unlock()
 
@@ -294,21 +371,24 @@ func (c *Conn) shutdown(cause error) {
 		}
 		c.closeErr = c.stream.Close()
 	})
+	if first {
+		c.release() // outside the Once: OnDone may call Close
+	}
 }
 
 // write sends one message; writes are serialized. ctx is passed to the
-// stream so it can route messages sent from inside a handler.
+// stream so it can route messages sent from inside a handler; while another
+// message is being written, write waits for its turn unless ctx ends first.
 func (c *Conn) write(ctx context.Context, msg Message) error {
-	select {
-	case c.writeSem <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-c.ctx.Done():
-		return c.ended()
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	defer func() { <-c.writeSem }()
+	if err := c.takeWriteTurn(ctx); err != nil {
+		return err
+	}
+	defer c.passWriteTurn()
 	if c.ctx.Err() != nil {
-		return c.ended()
+		return c.endedErr()
 	}
 	return c.stream.Write(ctx, msg)
 }
@@ -318,20 +398,71 @@ func (c *Conn) write(ctx context.Context, msg Message) error {
 // (CancelInbound suppresses the response instead), so the handler's context
 // never has to make its Done channel; ctx still reaches the stream.
 func (c *Conn) writeResponse(ctx context.Context, resp *Response) error {
-	select {
-	case c.writeSem <- struct{}{}:
-	case <-c.ctx.Done():
-		return c.ended()
+	if err := c.takeWriteTurn(nil); err != nil {
+		return err
 	}
-	defer func() { <-c.writeSem }()
+	defer c.passWriteTurn()
 	if c.ctx.Err() != nil {
-		return c.ended()
+		return c.endedErr()
 	}
 	return c.stream.Write(ctx, resp)
 }
 
-// ended returns the error of work refused because the connection ended.
-func (c *Conn) ended() error {
+// takeWriteTurn waits until no other message is being written and takes
+// the turn to write one, which the caller passes on with passWriteTurn. It
+// returns ctx's error if ctx (when not nil) ends first, and the
+// connection's error if the connection ends first. The channel the turn is
+// passed on through, and the contexts' Done channels, are made only when
+// writers contend, so a connection that writes one message at a time holds
+// none of them.
+func (c *Conn) takeWriteTurn(ctx context.Context) error {
+	c.mu.Lock()
+	if !c.writing {
+		c.writing = true
+		c.mu.Unlock()
+		return nil
+	}
+	if c.writeTurn == nil {
+		c.writeTurn = make(chan struct{}, 1)
+	}
+	turn := c.writeTurn
+	c.waiting++
+	c.mu.Unlock()
+	var giveUp <-chan struct{}
+	if ctx != nil {
+		giveUp = ctx.Done()
+	}
+	var err error
+	select {
+	case <-turn:
+	case <-giveUp:
+		err = ctx.Err()
+	case <-c.ctx.Done():
+		err = c.endedErr()
+	}
+	c.mu.Lock()
+	c.waiting--
+	c.mu.Unlock()
+	return err
+}
+
+// passWriteTurn ends the caller's turn to write: it goes to a waiting
+// writer, if any. A writer that stopped waiting may leave the turn unclaimed
+// in writeTurn; the next writer to wait takes it at once.
+func (c *Conn) passWriteTurn() {
+	c.mu.Lock()
+	if c.waiting == 0 {
+		c.writing = false
+		c.mu.Unlock()
+		return
+	}
+	turn := c.writeTurn
+	c.mu.Unlock()
+	turn <- struct{}{} // never blocks: only the writer holding the turn sends, and it is taken before the next send
+}
+
+// endedErr returns the error of work refused because the connection ended.
+func (c *Conn) endedErr() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err != nil {
@@ -340,52 +471,56 @@ func (c *Conn) ended() error {
 	return ErrClosed
 }
 
-// reply is an item for replyLoop: a message to write, or (msg nil) a flush
-// request, whose channel is closed once everything queued before it is out.
-type reply struct {
-	msg     Message
-	flushed chan struct{}
-}
-
-// reply queues a message the read loop produced itself (an error response,
-// a batch reply) for replyLoop, so the read loop never waits on the peer
-// reading; only a long backlog makes it wait.
+// reply sends a message the connection produced itself (an error response,
+// a batch reply) without waiting for the peer to read it: the reply writer,
+// a goroutine started while there are replies to write, writes it. Only a
+// long backlog makes the caller write it itself.
 func (c *Conn) reply(msg Message) {
-	select {
-	case c.replies <- reply{msg: msg}:
-	case <-c.ctx.Done():
-	}
-}
-
-// flushReplies waits until every reply queued so far has been written, or
-// the connection has shut down.
-func (c *Conn) flushReplies() {
-	flushed := make(chan struct{})
-	select {
-	case c.replies <- reply{flushed: flushed}:
-	case <-c.ctx.Done():
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
 		return
 	}
-	select {
-	case <-flushed:
-	case <-c.ctx.Done():
+	if len(c.replies) >= replyBacklog {
+		c.mu.Unlock()
+		c.writeReply(msg)
+		return
+	}
+	c.replies = append(c.replies, msg)
+	start := !c.replying
+	c.replying = true
+	c.mu.Unlock()
+	if start {
+		go c.writeReplies()
 	}
 }
 
-// replyLoop writes queued protocol replies until the connection ends.
-func (c *Conn) replyLoop() {
+// writeReplies is the reply writer: it writes queued replies until there
+// are none, then ends.
+func (c *Conn) writeReplies() {
 	for {
-		select {
-		case r := <-c.replies:
-			if r.msg == nil {
-				close(r.flushed)
-				continue
+		c.mu.Lock()
+		if len(c.replies) == 0 || c.closing {
+			c.replies, c.replying = nil, false
+			finished := c.finishedLocked()
+			cause := c.endCause
+			c.mu.Unlock()
+			if finished {
+				c.shutdown(cause)
 			}
-			if err := c.write(c.ctx, r.msg); err != nil && c.ctx.Err() == nil {
-				c.logger.Warn("jsonrpc: could not send a reply", "error", err)
-			}
-		case <-c.ctx.Done():
 			return
 		}
+		msg := c.replies[0]
+		c.replies[0] = nil
+		c.replies = c.replies[1:]
+		c.mu.Unlock()
+		c.writeReply(msg)
+	}
+}
+
+// writeReply writes one protocol reply, logging a failure.
+func (c *Conn) writeReply(msg Message) {
+	if err := c.write(c.ctx, msg); err != nil && c.ctx.Err() == nil {
+		c.logger.Warn("jsonrpc: could not send a reply", "error", err)
 	}
 }

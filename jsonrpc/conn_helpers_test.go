@@ -20,11 +20,20 @@ const waitLimit = 10 * time.Second
 // quiet is a logger for connections whose logs a test does not inspect.
 var quiet = slog.New(slog.DiscardHandler)
 
-// newConn starts a Conn on stream and closes it when the test ends.
+// pushing makes newConn run every Conn over a PushStream (see
+// TestConnSuiteOverAPushStream). Tests that read it must not run in parallel.
+var pushing bool
+
+// newConn starts a Conn on stream and closes it when the test ends. While
+// pushing is set, the stream's messages are pushed to the Conn by a
+// pushedStream instead of read by the Conn.
 func newConn(t *testing.T, stream jsonrpc.Stream, opts jsonrpc.ConnOptions) *jsonrpc.Conn {
 	t.Helper()
 	if opts.Logger == nil {
 		opts.Logger = quiet
+	}
+	if pushing {
+		stream = &pushedStream{Stream: stream}
 	}
 	c := jsonrpc.NewConn(stream, opts)
 	t.Cleanup(func() {

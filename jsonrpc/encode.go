@@ -111,6 +111,9 @@ func appendResponse(dst []byte, r *Response) ([]byte, error) {
 			}
 		}
 		dst = append(dst, '}')
+	case r.encodedResult():
+		dst = append(dst, `,"result":`...)
+		dst = append(dst, r.Result...)
 	case len(r.Result) > 0:
 		dst = append(dst, `,"result":`...)
 		if dst, err = appendRaw(dst, r.Result); err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -85,60 +86,97 @@ type batchReply struct {
 
 // accept registers an incoming request and starts or queues its handler. It
 // returns an immediate error response when the request cannot be accepted
-// (its id is in use, or the queue is full), and nil otherwise.
-func (c *Conn) accept(req *Request, batch *batchReply) *Response {
+// (its id is in use, or the queue is full). With inline set and a handler
+// slot free, it takes the slot and returns the request for the caller to
+// serve on its own goroutine (then finishing with c.served).
+func (c *Conn) accept(req *Request, batch *batchReply, inline bool) (run *inbound, reject *Response) {
 	ctx, cancel := context.WithCancel(context.Background())
 	in := &inbound{Context: ctx, req: req, cancel: cancel, batch: batch}
 	c.mu.Lock()
-	var reject *Error
-	switch _, dup := c.inbound[req.ID.raw]; {
+	var refusal *Error
+	switch _, dup := c.inbound.get(req.ID.raw); {
 	case c.closing:
 	case dup:
-		reject = NewError(CodeInvalidRequest, "request id %s is already in use by a request that has not been answered yet", req.ID)
+		refusal = NewError(CodeInvalidRequest, "request id %s is already in use by a request that has not been answered yet", req.ID)
 	case c.running >= c.maxInFlight && c.queue.len >= c.maxQueued:
-		reject = NewError(CodeServerBusy, "server busy: %d requests are running and %d are waiting; retry later", c.running, c.queue.len)
+		refusal = NewError(CodeServerBusy, "server busy: %d requests are running and %d are waiting; retry later", c.running, c.queue.len)
 	default:
-		c.inbound[req.ID.raw] = in
+		c.inbound.put(req.ID.raw, in)
 		if batch != nil {
 			batch.remaining++
 		}
-		if c.running < c.maxInFlight {
-			c.running++
-			if c.idle > 0 {
-				c.idle--
-				c.mu.Unlock()
-				c.handoff <- in // buffered beyond the idle count: never blocks
-				return nil
-			}
+		if c.running >= c.maxInFlight {
+			c.queue.push(in)
 			c.mu.Unlock()
-			go c.work(in)
-			return nil
+			return nil, nil
 		}
-		c.queue.push(in)
-		c.mu.Unlock()
-		return nil
+		c.running++
+		if inline {
+			c.mu.Unlock()
+			return in, nil
+		}
+		c.startLocked(in) // unlocks
+		return nil, nil
 	}
 	c.mu.Unlock()
 	cancel()
-	if reject == nil {
-		return nil
+	if refusal == nil {
+		return nil, nil
 	}
-	return &Response{ID: req.ID, Error: reject}
+	return nil, &Response{ID: req.ID, Error: refusal}
 }
 
-// work serves in, then queued requests; when there are none it waits as an
-// idle worker, or ends if enough workers are idle already.
+// startLocked runs in, which holds a handler slot, on an idle worker if one
+// is waiting, else on a new one. c.mu is held; it is unlocked on return.
+func (c *Conn) startLocked(in *inbound) {
+	if c.idle > 0 {
+		c.idle--
+		handoff := c.handoff
+		c.mu.Unlock()
+		handoff <- in // buffered beyond the workers waiting: never blocks
+		return
+	}
+	c.mu.Unlock()
+	go c.work(in)
+}
+
+// work serves in, then queued requests, then what it is handed while it
+// waits as an idle worker; it ends when nothing came for idleWorkerLinger.
 func (c *Conn) work(in *inbound) {
+	var linger *time.Timer
 	for in != nil {
 		c.serve(in)
-		in = c.nextInbound()
+		in = c.nextInbound(&linger)
+	}
+	if linger != nil {
+		linger.Stop()
+	}
+}
+
+// served finishes a request served inline (see accept): the handler slot
+// goes to the next queued request, if any.
+func (c *Conn) served() {
+	c.mu.Lock()
+	if !c.closing {
+		if next := c.queue.pop(); next != nil {
+			c.startLocked(next) // the slot passes to next
+			return
+		}
+	}
+	c.running--
+	finished := c.finishedLocked()
+	cause := c.endCause
+	c.mu.Unlock()
+	if finished {
+		c.shutdown(cause)
 	}
 }
 
 // nextInbound takes the next queued request, or gives up the handler slot
-// and waits for a handoff as an idle worker. It returns nil when the worker
-// should end.
-func (c *Conn) nextInbound() *inbound {
+// and waits, as an idle worker, to be handed one. It returns nil when the
+// worker should end: the connection is closing, or nothing came within
+// idleWorkerLinger. *linger is the worker's timer, made on first use.
+func (c *Conn) nextInbound(linger **time.Timer) *inbound {
 	c.mu.Lock()
 	if !c.closing {
 		if in := c.queue.pop(); in != nil {
@@ -147,18 +185,46 @@ func (c *Conn) nextInbound() *inbound {
 		}
 	}
 	c.running--
-	if c.running == 0 && c.queue.len == 0 && c.drained != nil {
-		close(c.drained)
-		c.drained = nil
-	}
-	if c.closing || c.idle >= maxIdleWorkers {
+	if c.closing || c.readDone || c.idle >= c.maxInFlight {
+		// No request can come (or enough workers wait already): end.
+		finished := c.finishedLocked()
+		cause := c.endCause
 		c.mu.Unlock()
+		if finished {
+			c.shutdown(cause)
+		}
 		return nil
 	}
 	c.idle++
+	if c.handoff == nil {
+		c.handoff = make(chan *inbound, c.maxInFlight)
+	}
+	handoff := c.handoff
+	c.mu.Unlock()
+	if *linger == nil {
+		*linger = time.NewTimer(idleWorkerLinger)
+	} else {
+		(*linger).Reset(idleWorkerLinger)
+	}
+	select {
+	case in := <-handoff:
+		return in
+	case <-c.ctx.Done():
+		return nil
+	case <-(*linger).C:
+	}
+	c.mu.Lock()
+	if c.idle > 0 {
+		// Still waiting unclaimed: stop waiting.
+		c.idle--
+		c.mu.Unlock()
+		return nil
+	}
+	// Every waiting worker has been claimed, this one included: a request
+	// is on its way (or there) in handoff.
 	c.mu.Unlock()
 	select {
-	case in := <-c.handoff:
+	case in := <-handoff:
 		return in
 	case <-c.ctx.Done():
 		return nil
@@ -170,12 +236,16 @@ func (c *Conn) nextInbound() *inbound {
 func (c *Conn) serve(in *inbound) {
 	defer in.cancel()
 	resp := &Response{ID: in.req.ID}
-	resp.Result, resp.Error = c.runHandler(in)
+	var encoded bool
+	resp.Result, encoded, resp.Error = c.runHandler(in)
+	if encoded {
+		resp.encoded = resp.Result
+	}
 
 	c.mu.Lock()
 	answer := !in.canceled && !c.closing
 	if answer {
-		delete(c.inbound, in.req.ID.raw)
+		c.inbound.remove(in.req.ID.raw)
 	}
 	c.mu.Unlock()
 
@@ -195,25 +265,27 @@ func (c *Conn) serve(in *inbound) {
 }
 
 // runHandler calls the handler and turns its outcome into a result or an
-// error object. A panic is contained to this request.
-func (c *Conn) runHandler(in *inbound) (result stdjson.RawMessage, rerr *Error) {
+// error object; encoded is true when the result is JSON text the Conn
+// encoded itself (see Response.encoded). A panic is contained to this
+// request.
+func (c *Conn) runHandler(in *inbound) (result stdjson.RawMessage, encoded bool, rerr *Error) {
 	defer func() {
 		if p := recover(); p != nil {
 			c.logger.Error("jsonrpc: request handler panicked", "method", in.req.Method, "id", in.req.ID,
 				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			result, rerr = nil, NewError(CodeInternalError, "internal error: handler for %s panicked", in.req.Method)
+			result, encoded, rerr = nil, false, NewError(CodeInternalError, "internal error: handler for %s panicked", in.req.Method)
 		}
 	}()
 	v, err := c.handler.Handle(in, in.req)
 	if err != nil {
-		return nil, c.errorObject(in.req, err)
+		return nil, false, c.errorObject(in.req, err)
 	}
-	raw, err := marshalResult(v)
+	raw, encoded, err := marshalResult(v)
 	if err != nil {
 		c.logger.Error("jsonrpc: cannot encode a handler's result", "method", in.req.Method, "id", in.req.ID, "error", err)
-		return nil, NewError(CodeInternalError, "internal error: cannot encode the result of %s: %v", in.req.Method, err)
+		return nil, false, NewError(CodeInternalError, "internal error: cannot encode the result of %s: %v", in.req.Method, err)
 	}
-	return raw, nil
+	return raw, encoded, nil
 }
 
 // errorObject converts a handler's error into the error object to send.
@@ -230,27 +302,30 @@ func (c *Conn) errorObject(req *Request, err error) *Error {
 	return e
 }
 
-// marshalResult encodes a handler's result for the wire.
-func marshalResult(v any) (stdjson.RawMessage, error) {
-	var raw []byte
+// marshalResult encodes a handler's result for the wire. encoded is true
+// when it encoded v itself: json.Marshal writes strict, compact JSON, which
+// needs no second check when the response is written.
+func marshalResult(v any) (raw stdjson.RawMessage, encoded bool, err error) {
 	switch r := v.(type) {
 	case stdjson.RawMessage:
 		raw = r
 	case jsontext.Value:
-		raw = r
+		raw = stdjson.RawMessage(r)
 	default:
-		return json.Marshal(v)
+		raw, err = json.Marshal(v)
+		return raw, err == nil, err
 	}
 	switch {
 	case raw == nil:
-		return stdjson.RawMessage("null"), nil
+		return stdjson.RawMessage("null"), true, nil
 	case !jsontext.Value(raw).IsValid():
-		return nil, fmt.Errorf("the raw result is not valid JSON")
+		return nil, false, fmt.Errorf("the raw result is not valid JSON")
 	}
-	return raw, nil
+	return raw, false, nil
 }
 
-// handleNotification runs the handler of a notification on the read loop.
+// handleNotification runs the handler of a notification on the goroutine
+// taking it in.
 func (c *Conn) handleNotification(req *Request) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -269,12 +344,12 @@ func (c *Conn) handleNotification(req *Request) {
 // queued or running (unknown, or already answered).
 func (c *Conn) CancelInbound(id ID) bool {
 	c.mu.Lock()
-	in := c.inbound[id.raw]
+	in, _ := c.inbound.get(id.raw)
 	if in == nil {
 		c.mu.Unlock()
 		return false
 	}
-	delete(c.inbound, id.raw)
+	c.inbound.remove(in.req.ID.raw)
 	in.canceled = true
 	wasQueued := in.queued
 	if wasQueued {
@@ -304,7 +379,7 @@ func (c *Conn) dispatchBatch(b Batch) {
 		case *Request:
 			if m.IsNotification() {
 				c.handleNotification(m)
-			} else if reject := c.accept(m, br); reject != nil {
+			} else if _, reject := c.accept(m, br, false); reject != nil {
 				c.mu.Lock()
 				br.responses = append(br.responses, reject)
 				c.mu.Unlock()

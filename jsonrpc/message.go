@@ -24,6 +24,17 @@ type Response struct {
 	ID     ID
 	Result json.RawMessage
 	Error  *Error
+
+	// encoded is Result as a Conn encoded it itself (strict, compact JSON),
+	// set on the responses it makes. While Result is still that very text,
+	// encoding the response copies it as is instead of checking it again.
+	encoded []byte
+}
+
+// encodedResult reports whether r.Result is JSON text its Conn encoded
+// itself and that has not been replaced since (see Response.encoded).
+func (r *Response) encodedResult() bool {
+	return len(r.encoded) > 0 && len(r.Result) == len(r.encoded) && &r.Result[0] == &r.encoded[0]
 }
 
 // Batch is a JSON array of messages. It is accepted only where the peer has

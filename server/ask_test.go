@@ -11,6 +11,7 @@ import (
 
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/transport"
 )
 
 // nameSchema asks for one string, name.
@@ -174,7 +175,7 @@ func TestLegacyAsk_ClientErrorIsAToolError(t *testing.T) {
 type mrtr struct {
 	t    *testing.T
 	s    *Server
-	info RequestInfo
+	info transport.RequestInfo
 	caps string
 	id   int64
 }
@@ -365,7 +366,7 @@ func TestMRTR_InvalidInputResponses(t *testing.T) {
 
 func TestMRTR_TamperedExpiredAndMismatchedState(t *testing.T) {
 	s := askServer(t, nil)
-	m := &mrtr{t: t, s: s, caps: allCaps, info: RequestInfo{Principal: "alice"}}
+	m := &mrtr{t: t, s: s, caps: allCaps, info: transport.RequestInfo{Principal: "alice"}}
 	ir := m.inputRequired(m.call("tools/call", `{"name":"elicit"}`))
 	answer := map[string]string{"elicitation-1": aliceAnswer}
 	reject := func(name, method, params, want string) {

@@ -210,25 +210,3 @@ func TestCancel_ServerMustOnlyCancelItsOwnAbandonedRequests(t *testing.T) {
 	c.mustCall("ping", `{}`)
 	c.noNote()
 }
-
-func TestCancel_ServerMustCancelTheListenStreamsItTearsDown(t *testing.T) {
-	s := fullServer(t, nil)
-	c := open(t, s, mcp.Version20260728, `{}`, nil)
-	go c.call("subscriptions/listen", `{"notifications":{"toolsListChanged":true}}`)
-	ack := c.nextNote()
-	if ack.Method != mcp.NotificationSubscriptionsAcknowledged {
-		t.Fatalf("got %s", ack.Method)
-	}
-	subID := member(t, ack.Params, "_meta", mcp.MetaSubscriptionID)
-	closed := make(chan error, 1)
-	go func() { closed <- c.session.Close() }()
-	n := c.nextNote()
-	if n.Method != mcp.NotificationCancelled || member(t, n.Params, "requestId") != subID {
-		t.Errorf("on teardown got %s %s, want notifications/cancelled for listen %s", n.Method, n.Params, subID)
-	}
-	select {
-	case <-closed:
-	case <-time.After(waitFor):
-		t.Fatal("Close did not return")
-	}
-}

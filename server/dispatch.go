@@ -168,7 +168,10 @@ func (s *Server) run(ctx context.Context, r *Request, rt *route, p paramsBase) (
 		}
 	}
 	res, err := rt.serve(s, ctx, r, p)
-	if r.round != nil && r.round.hasPending() {
+	switch {
+	case r.refuse(err):
+		// The transport answered the error itself.
+	case r.round != nil && r.round.hasPending():
 		res, err = r.inputRequired()
 	}
 	r.finish()

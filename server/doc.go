@@ -5,6 +5,8 @@
 // (2026-07-28: stateless requests carrying their own _meta, server/discover,
 // subscriptions/listen, multi round-trip input) — on the same connection
 // (Server.Connect) and one request at a time for HTTP (Server.ServeRequest).
+// A *Server is what the HTTP transports serve: streamable.NewHandler(s, nil)
+// and sse.NewHandler(s, nil).
 //
 // A tool is an ordinary typed Go function; its JSON Schemas are derived from
 // its argument and result types, and arguments are validated before it runs:
@@ -48,6 +50,17 @@
 // runs a call inline first and turns it into a task only if it is still
 // running at the deadline. Session.ElicitAsTask and Session.SampleAsTask
 // are the other direction: requests a 2025-11-25 client runs as tasks.
+//
+// # Over HTTP
+//
+// Served by streamable.Handler (or sse.Handler) behind the auth package's
+// middleware, a request's principal is its access token's (auth.PrincipalFrom):
+// a legacy session belongs to the principal that initialized it, and the
+// handlers of every request see the token in their context, so a handler may
+// demand more with auth.RequireScopes; the *auth.InsufficientScopeError it
+// returns is answered with 403 and the step-up challenge while nothing of
+// the response has been sent. Request.CloseSSEStream ends a legacy request's
+// SSE response for the client to resume (SEP-1699 polling).
 //
 // Tasks belong to the request's principal: the authenticated identity, or
 // else, in a legacy session, the session. An unauthenticated modern request

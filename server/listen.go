@@ -33,7 +33,8 @@ func (l *listener) wantsListChanged(k feature) bool {
 // listen serves subscriptions/listen (modern): it acknowledges the subset of
 // the filter the server honours, then sends every matching change, each
 // tagged with the listen request's id as subscription id, until ctx ends
-// (the client cancelled or went away), and then returns the closing result.
+// (the client cancelled or went away, or the session is closing), and then
+// returns the closing result.
 // taskIds (tasks extension) need the extension declared on this request
 // (-32021 otherwise); see task_listen.go.
 func (s *Server) listen(ctx context.Context, r *Request, p *mcp.SubscriptionsListenParams) (result, error) {
@@ -61,10 +62,6 @@ func (s *Server) listen(ctx context.Context, r *Request, p *mcp.SubscriptionsLis
 	l := &listener{filter: honoured, out: newOutbox(), tasks: newTaskFeed()}
 	s.hub.addListener(l) // before the acknowledgement, so no change in between is lost
 	defer s.hub.removeListener(l)
-	if r.via != nil {
-		r.via.trackListen(r.id, true)
-		defer r.via.trackListen(r.id, false)
-	}
 	wctx, stopWatching := context.WithCancel(ctx)
 	waitWatchers := s.watchTasks(wctx, r.principal, honoured.TaskIDs, l.tasks)
 	defer func() {

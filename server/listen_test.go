@@ -11,6 +11,7 @@ import (
 
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/transport"
 )
 
 func TestListChanged_LegacySessionsThatMayHearIt(t *testing.T) {
@@ -184,7 +185,7 @@ func TestServeRequest_ListenStreamsUntilContextEnds(t *testing.T) {
 	respCh := make(chan *jsonrpc.Response, 1)
 	go func() {
 		respCh <- s.ServeRequest(ctx, &jsonrpc.Request{ID: jsonrpc.StringID("listen-1"), Method: mcp.MethodSubscriptionsListen,
-			Params: stdjson.RawMessage(`{` + modernMeta + `,"notifications":{"toolsListChanged":true}}`)}, RequestInfo{}, rc.notify)
+			Params: stdjson.RawMessage(`{` + modernMeta + `,"notifications":{"toolsListChanged":true}}`)}, transport.RequestInfo{}, rc.notify)
 	}()
 	ack := rc.next(t)
 	if ack.Method != mcp.NotificationSubscriptionsAcknowledged || member(t, ack.Params, "_meta", mcp.MetaSubscriptionID) != `"listen-1"` {
@@ -207,7 +208,7 @@ func TestServeRequest_RelatedNotificationsComeBeforeTheResponse(t *testing.T) {
 	rc := newRecorder()
 	resp := s.ServeRequest(context.Background(), &jsonrpc.Request{ID: jsonrpc.Int64ID(3), Method: "tools/call",
 		Params: stdjson.RawMessage(`{"name":"progress","_meta":{"progressToken":"p","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`)},
-		RequestInfo{}, rc.notify)
+		transport.RequestInfo{}, rc.notify)
 	if resp.Error != nil || !strings.Contains(string(resp.Result), "done") {
 		t.Fatalf("response %s %v", resp.Result, resp.Error)
 	}
@@ -223,7 +224,7 @@ func TestServeRequest_RelatedNotificationsComeBeforeTheResponse(t *testing.T) {
 	rc.mu.Unlock()
 	resp = s.ServeRequest(context.Background(), &jsonrpc.Request{ID: jsonrpc.Int64ID(4), Method: "tools/call",
 		Params: stdjson.RawMessage(`{"name":"progress","_meta":{"progressToken":"p","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`)},
-		RequestInfo{}, rc.notify)
+		transport.RequestInfo{}, rc.notify)
 	if !strings.Contains(string(resp.Result), "stream closed") {
 		t.Errorf("with a failing notify: %s %v", resp.Result, resp.Error)
 	}
@@ -231,21 +232,21 @@ func TestServeRequest_RelatedNotificationsComeBeforeTheResponse(t *testing.T) {
 
 func TestServeRequest_Errors(t *testing.T) {
 	s := toolServer(t)
-	serve := func(method, params string, info RequestInfo) *jsonrpc.Response {
+	serve := func(method, params string, info transport.RequestInfo) *jsonrpc.Response {
 		return s.ServeRequest(context.Background(), &jsonrpc.Request{ID: jsonrpc.StringID("x"), Method: method, Params: stdjson.RawMessage(params)}, info, nil)
 	}
 	cases := []struct {
 		name, method, params string
-		info                 RequestInfo
+		info                 transport.RequestInfo
 		code                 int64
 	}{
-		{"panic", "tools/call", `{"name":"panic",` + modernMeta + `}`, RequestInfo{}, jsonrpc.CodeInternalError},
-		{"header mismatch", "tools/list", `{` + modernMeta + `}`, RequestInfo{Version: "2025-11-25"}, mcp.CodeHeaderMismatch},
-		{"no meta", "tools/list", `{}`, RequestInfo{}, jsonrpc.CodeInvalidParams},
-		{"no params", "tools/list", ``, RequestInfo{}, jsonrpc.CodeInvalidParams},
-		{"legacy initialize", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`, RequestInfo{}, jsonrpc.CodeInvalidParams},
-		{"unknown", "nope", `{` + modernMeta + `}`, RequestInfo{}, jsonrpc.CodeMethodNotFound},
-		{"ping", "ping", `{` + modernMeta + `}`, RequestInfo{}, jsonrpc.CodeMethodNotFound},
+		{"panic", "tools/call", `{"name":"panic",` + modernMeta + `}`, transport.RequestInfo{}, jsonrpc.CodeInternalError},
+		{"header mismatch", "tools/list", `{` + modernMeta + `}`, transport.RequestInfo{Version: "2025-11-25"}, mcp.CodeHeaderMismatch},
+		{"no meta", "tools/list", `{}`, transport.RequestInfo{}, jsonrpc.CodeInvalidParams},
+		{"no params", "tools/list", ``, transport.RequestInfo{}, jsonrpc.CodeInvalidParams},
+		{"legacy initialize", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`, transport.RequestInfo{}, jsonrpc.CodeInvalidParams},
+		{"unknown", "nope", `{` + modernMeta + `}`, transport.RequestInfo{}, jsonrpc.CodeMethodNotFound},
+		{"ping", "ping", `{` + modernMeta + `}`, transport.RequestInfo{}, jsonrpc.CodeMethodNotFound},
 	}
 	for _, tc := range cases {
 		resp := serve(tc.method, tc.params, tc.info)
@@ -253,10 +254,10 @@ func TestServeRequest_Errors(t *testing.T) {
 			t.Errorf("%s: %s %v, want code %d", tc.name, resp.Result, resp.Error, tc.code)
 		}
 	}
-	if resp := serve("tools/list", `{`+modernMeta+`}`, RequestInfo{Version: "2026-07-28"}); resp.Error != nil {
+	if resp := serve("tools/list", `{`+modernMeta+`}`, transport.RequestInfo{Version: "2026-07-28"}); resp.Error != nil {
 		t.Errorf("a matching header version: %v", resp.Error)
 	}
-	if resp := s.ServeRequest(context.Background(), &jsonrpc.Request{Method: "notifications/cancelled"}, RequestInfo{}, nil); resp != nil {
+	if resp := s.ServeRequest(context.Background(), &jsonrpc.Request{Method: "notifications/cancelled"}, transport.RequestInfo{}, nil); resp != nil {
 		t.Errorf("a notification was answered: %+v", resp)
 	}
 }

@@ -11,17 +11,8 @@ import (
 
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/transport"
 )
-
-// RequestInfo is what a transport learned about a request besides its body.
-type RequestInfo struct {
-	// Principal is the identity the transport authenticated, if any.
-	Principal string
-	// Version is the protocol version the transport read outside the body
-	// (the MCP-Protocol-Version HTTP header), if any; the request's _meta
-	// must name the same one.
-	Version string
-}
 
 // ServeRequest serves one modern (2026-07-28) request that arrived on its
 // own, as over Streamable HTTP: the request's _meta says everything (there is
@@ -30,11 +21,13 @@ type RequestInfo struct {
 // go to notify, in order, before the response is returned; notify may be nil
 // to drop them. A subscriptions/listen request streams until ctx ends, then
 // returns its closing result. A notification (no id) is ignored and answered
-// with nil. A handler's panic becomes -32603 for this request only.
+// with nil. A handler's panic becomes -32603 for this request only. When
+// info.Exchange refuses a handler's error (see transport.Exchange), the
+// response returned is not to be sent.
 //
-// HTTP transports use it through an interface of their own, so they need not
-// import this package.
-func (s *Server) ServeRequest(ctx context.Context, req *jsonrpc.Request, info RequestInfo,
+// It is the method of streamable.Server that serves modern requests, so a
+// *Server is what streamable.NewHandler takes.
+func (s *Server) ServeRequest(ctx context.Context, req *jsonrpc.Request, info transport.RequestInfo,
 	notify func(context.Context, *jsonrpc.Request) error) (resp *jsonrpc.Response) {
 	if req.IsNotification() {
 		return nil
@@ -61,16 +54,17 @@ func (s *Server) ServeRequest(ctx context.Context, req *jsonrpc.Request, info Re
 }
 
 // serveModern decodes and serves a standalone modern request.
-func (s *Server) serveModern(ctx context.Context, req *jsonrpc.Request, info RequestInfo,
+func (s *Server) serveModern(ctx context.Context, req *jsonrpc.Request, info transport.RequestInfo,
 	notify func(context.Context, *jsonrpc.Request) error) (result, error) {
 	rt, p, err := decodeRequest(req)
 	if err != nil {
 		return nil, err
 	}
 	r := &Request{srv: s, id: req.ID, method: req.Method, params: req.Params, meta: p.ParamsBase().Meta}
-	if err := r.setModern(info); err != nil {
+	if err := r.setModern(info.Principal, info.Version); err != nil {
 		return nil, err
 	}
+	r.exchange = info.Exchange
 	if err := r.readProgressToken(); err != nil {
 		return nil, err
 	}
@@ -100,11 +94,12 @@ func isModernRequest(m mcp.Meta) bool {
 	return m.Has(mcp.MetaProtocolVersion) || m.Has(mcp.MetaClientCapabilities)
 }
 
-// setModern sets up r as a modern request from its _meta: the protocol
-// version (which must be one the server speaks: else -32022), the client's
-// capabilities (required) and info (optional), and the log level (optional).
-// A missing or malformed field is -32602 naming it.
-func (r *Request) setModern(info RequestInfo) error {
+// setModern sets up r as a modern request of principal from its _meta: the
+// protocol version (which must be one the server speaks: else -32022, and
+// the one the transport read outside the body, if any: else -32020), the
+// client's capabilities (required) and info (optional), and the log level
+// (optional). A missing or malformed field is -32602 naming it.
+func (r *Request) setModern(principal, transportVersion string) error {
 	m := r.meta
 	v, err := m.ProtocolVersion()
 	if err != nil {
@@ -113,8 +108,8 @@ func (r *Request) setModern(info RequestInfo) error {
 	if !slices.Contains(modernVersions(), v) {
 		return mcp.UnsupportedVersionError(v, modernVersions())
 	}
-	if info.Version != "" && info.Version != v {
-		return mcp.HeaderMismatchError("MCP-Protocol-Version", info.Version, v)
+	if transportVersion != "" && transportVersion != v {
+		return mcp.HeaderMismatchError("MCP-Protocol-Version", transportVersion, v)
 	}
 	caps, err := m.ClientCapabilities()
 	if err != nil {
@@ -130,7 +125,7 @@ func (r *Request) setModern(info RequestInfo) error {
 			return invalidParams("%v", err)
 		}
 	}
-	r.modern, r.version, r.caps, r.principal = true, v, caps, info.Principal
+	r.modern, r.version, r.caps, r.principal = true, v, caps, principal
 	r.asker = noAsker{}
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
-	"time"
 
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
@@ -63,8 +62,10 @@ const (
 	promoOrphaned                        // its task ended before taking it over
 )
 
-// errOrphaned ends the handler of a promotion whose task ended (it was
-// cancelled or expired) before it could take the execution over.
+// errOrphaned ends the handler of a promotion whose task ended before it
+// could take the execution over, other than by being cancelled or expiring
+// (which end it with tasks.ErrCancelled or tasks.ErrExpired, as a run's
+// would); its questions fail with it once it is orphaned.
 var errOrphaned = errors.New("server: the task created for this call ended before it took the running call over")
 
 // promote answers a tools/call by promotion (see promotion).
@@ -72,15 +73,15 @@ func (s *Server) promote(ctx context.Context, r *Request, t *serverTool, p *mcp.
 	must := t.taskSupport() == mcp.TaskSupportRequired
 	pr := s.newPromotion(ctx, r)
 	go pr.run(t, p)
-	timer := time.NewTimer(t.task.PromoteAfter)
-	defer timer.Stop()
+	deadline, stop := s.timer(t.task.PromoteAfter)
+	defer stop()
 	select {
 	case <-pr.done:
 		if !must || pr.askedInline() {
 			return pr.inline()
 		}
 		return s.adoptIntoTask(ctx, r, t, pr, must)
-	case <-timer.C:
+	case <-deadline:
 		if !pr.beginPromoting() {
 			return pr.wait(ctx)
 		}
@@ -211,8 +212,9 @@ func (s *Server) adoptIntoTask(ctx context.Context, r *Request, t *serverTool, p
 
 // supervise waits for the task's first run to take the execution over; if
 // the task ends before it does (cancelled or expired before the executor
-// ran it), the execution is orphaned: its context ends and its questions
-// fail.
+// ran it), the execution is orphaned: its context ends with the task's
+// cause, as if the run had held it (tasks.ErrCancelled or
+// tasks.ErrExpired), and its questions fail.
 func (pr *promotion) supervise(principal, id string) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
@@ -226,8 +228,15 @@ func (pr *promotion) supervise(principal, id string) {
 		case <-ctx.Done():
 		}
 	}()
+	var last tasks.Task
+	var watchErr error
 	for t, err := range pr.srv.tasks.rt.Watch(ctx, principal, id) {
-		if err != nil || t.Terminal() {
+		if err != nil {
+			watchErr = err
+			break
+		}
+		last = t
+		if t.Terminal() {
 			break
 		}
 	}
@@ -240,7 +249,28 @@ func (pr *promotion) supervise(principal, id string) {
 		close(pr.handover)
 	}
 	pr.mu.Unlock()
-	pr.cancel(errOrphaned)
+	pr.cancel(orphanCause(last, watchErr))
+}
+
+// orphanCause is why a promoted execution ends when its task ended before
+// taking it over, given the task as last seen and the error that ended the
+// watch: the cause its task's run would have seen — tasks.ErrExpired when
+// the task outlived its time to live (only expiry makes a task vanish; an
+// expired task is cancelled at or after CreatedAt+TTL by the runtime's own
+// clock), tasks.ErrCancelled when it was cancelled — the runtime's closing,
+// or else errOrphaned.
+func orphanCause(last tasks.Task, watchErr error) error {
+	switch {
+	case errors.Is(watchErr, tasks.ErrNotFound):
+		return tasks.ErrExpired
+	case errors.Is(watchErr, tasks.ErrClosed):
+		return tasks.ErrClosed
+	case last.Status != tasks.StatusCancelled:
+		return errOrphaned
+	case last.TTL > 0 && !last.UpdatedAt.Before(last.CreatedAt.Add(last.TTL)):
+		return tasks.ErrExpired
+	}
+	return tasks.ErrCancelled
 }
 
 // putPromotion registers a promotion for its task to find.

@@ -3,11 +3,13 @@ package server
 import (
 	"context"
 	stdjson "encoding/json"
+	"errors"
 	"sync"
 
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/transport"
 )
 
 // Request is what a handler knows about the request it serves, and its way
@@ -34,12 +36,14 @@ type Request struct {
 	logLevel  mcp.LoggingLevel // modern: the request's _meta logLevel ("" = no log messages)
 	send      func(context.Context, *jsonrpc.Request) error
 	asker     asker
-	round     *round // modern tools/call, prompts/get, resources/read: the multi round-trip state
+	exchange  transport.Exchange // the HTTP exchange carrying the request, if any
+	round     *round             // modern tools/call, prompts/get, resources/read: the multi round-trip state
 	askMu     sync.Mutex
 	askSeq    int // questions asked so far, for default keys; guarded by askMu
 
 	mu           sync.Mutex // serialises related notifications with the end of the request
 	finished     bool
+	refused      bool // exchange refused the handler's error: no response is sent
 	sentProgress bool
 	lastProgress float64
 
@@ -90,6 +94,36 @@ func (r *Request) Principal() string { return r.principal }
 // Session returns the legacy session the request arrived on, or nil in the
 // modern era (which has no sessions).
 func (r *Request) Session() *Session { return r.session }
+
+// CloseSSEStream ends the HTTP response carrying this request's SSE stream
+// without ending the stream, as a server polling its clients does (SEP-1699):
+// the client reconnects with GET and Last-Event-ID, and what the handler
+// sends from now on, its result included, reaches it there. It reports
+// whether there was such a response to end, which only a request of a
+// legacy Streamable HTTP session (2025-11-25) has, while its response is
+// an SSE stream the client is connected to (the transport switches an
+// undecided response to SSE for this).
+func (r *Request) CloseSSEStream() bool {
+	return r.exchange != nil && r.exchange.CloseStream()
+}
+
+// refuse offers a handler's error to the exchange carrying the request,
+// which may answer it with a refusal of its own (an HTTP 403 for a missing
+// OAuth scope); it reports whether the request was refused so, now or
+// before. A JSON-RPC error object is the handler's answer, and
+// ErrInputRequired a question for the client: neither is offered.
+func (r *Request) refuse(err error) bool {
+	var je *jsonrpc.Error
+	if err == nil || r.exchange == nil || errors.As(err, &je) || errors.Is(err, ErrInputRequired) {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.refused && !r.finished {
+		r.refused = r.exchange.Refuse(err)
+	}
+	return r.refused
+}
 
 // notifyLocked sends a notification related to this request, unless the
 // request has been answered; the caller holds r.mu.

@@ -41,7 +41,7 @@ func TestRequest_WhatAHandlerSees(t *testing.T) {
 		t.Errorf("modern: %s", got)
 	}
 	resp := s.ServeRequest(context.Background(), &jsonrpc.Request{ID: jsonrpc.Int64ID(1), Method: "tools/call",
-		Params: stdjson.RawMessage(`{"name":"who",` + modernMeta + `}`)}, RequestInfo{Principal: "alice"}, nil)
+		Params: stdjson.RawMessage(`{"name":"who",` + modernMeta + `}`)}, transport.RequestInfo{Principal: "alice"}, nil)
 	if got := toolText(t, resp.Result); got != `principal="alice" version=2026-07-28 modern=true client= sampling=false method=tools/call session=none meta=2` {
 		t.Errorf("ServeRequest: %s", got)
 	}

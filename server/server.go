@@ -94,6 +94,9 @@ type Server struct {
 	states     sealer // signs requestState
 	cursors    sealer // signs pagination cursors
 	now        func() time.Time
+	// timer starts the deadline of a promotion (see promotion): a channel
+	// that receives when d has passed, and a stop function.
+	timer func(d time.Duration) (<-chan time.Time, func() bool)
 
 	tools      registry[*serverTool]
 	prompts    registry[*serverPrompt]
@@ -107,7 +110,7 @@ type Server struct {
 
 // New returns a server that identifies itself as info. opts may be nil.
 func New(info mcp.Implementation, opts *Options) *Server {
-	s := &Server{info: info, now: time.Now}
+	s := &Server{info: info, now: time.Now, timer: realTimer}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -143,6 +146,12 @@ func New(info mcp.Implementation, opts *Options) *Server {
 	s.hub.init()
 	s.tasks.init(s.opts.Tasks)
 	return s
+}
+
+// realTimer is a Server's timer: a time.Timer.
+func realTimer(d time.Duration) (<-chan time.Time, func() bool) {
+	t := time.NewTimer(d)
+	return t.C, t.Stop
 }
 
 // modernVersions are the versions a request may name in

@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-json-experiment/json"
 
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/transport"
 )
 
 // ConnectOptions configure one connection served by Server.Connect. The zero
@@ -39,10 +41,19 @@ type Session struct {
 	id        string
 	principal string
 	out       *outbox
-	ready     chan struct{}   // closed once conn is set
-	done      chan struct{}   // closed when the session has ended
-	ctx       context.Context // ends with the session
+	exchanges transport.Exchanges // the stream's, when its requests arrive in HTTP exchanges
+	ready     chan struct{}       // closed once conn is set
+	done      chan struct{}       // closed when the session has ended
+	ctx       context.Context     // ends with the session
 	cancel    context.CancelFunc
+	// handlers is what every handler's context is tied to (see link): it
+	// ends, with the cause handlers see, when the client closes its input
+	// or the session closes.
+	handlers      context.Context
+	cancelHandler context.CancelCauseFunc
+	handlersEnded atomic.Bool // handlers has ended (read without its lock)
+	closeOnce     sync.Once
+	closeErr      error
 
 	mu       sync.Mutex
 	phase    sessionPhase
@@ -53,7 +64,9 @@ type Session struct {
 	level    mcp.LoggingLevel       // from logging/setLevel; "" = no log messages
 	subs     map[string]bool        // resources/subscribe
 	initID   string                 // raw id of the initialize request, which cannot be cancelled
-	listens  map[jsonrpc.ID]bool    // open subscriptions/listen requests
+	// listens are the open subscriptions/listen requests: each one's
+	// connection context, which ends once it has been answered.
+	listens map[jsonrpc.ID]context.Context
 	// clientTasks are the waiters of client-hosted tasks, by task ID (see
 	// ClientTask.Wait).
 	clientTasks map[string][]chan struct{}
@@ -91,7 +104,11 @@ func (s *Server) Connect(ctx context.Context, stream jsonrpc.Stream, opts *Conne
 		ready:     make(chan struct{}),
 		done:      make(chan struct{}),
 	}
+	ss.exchanges, _ = stream.(transport.Exchanges)
 	ss.ctx, ss.cancel = context.WithCancel(ctx)
+	ss.handlers, ss.cancelHandler = context.WithCancelCause(ss.ctx)
+	// endHandlers sets handlersEnded; this sets it too when ctx ends.
+	context.AfterFunc(ss.handlers, func() { ss.handlersEnded.Store(true) })
 	s.hub.addSession(ss) // before any request is served: tasks find their session by ID
 	ss.conn = jsonrpc.NewConn(&watchedStream{Stream: stream, session: ss}, jsonrpc.ConnOptions{
 		Handler:         jsonrpc.HandlerFunc(ss.handle),
@@ -105,8 +122,27 @@ func (s *Server) Connect(ctx context.Context, stream jsonrpc.Stream, opts *Conne
 	return ss, nil
 }
 
+// ConnectSession starts serving a session an HTTP transport opened, over
+// stream, as Connect does with the session's ID and principal from info; the
+// session runs until stream.Read fails or ctx ends. It is the method of
+// streamable.Server and sse.Server, so a *Server is what their NewHandler
+// takes.
+func (s *Server) ConnectSession(ctx context.Context, stream jsonrpc.Stream, info transport.SessionInfo) error {
+	_, err := s.Connect(ctx, stream, &ConnectOptions{SessionID: info.ID, Principal: info.Principal})
+	return err
+}
+
 // Run serves one connection over stream until the client closes it (then it
 // returns nil) or ctx ends (then it returns ctx's error).
+//
+// When the client closes its input (a stdio client closing the server's
+// stdin, which is how it shuts a server down), every running handler's
+// context ends with ErrClientClosed: open subscriptions/listen streams end
+// with their closing result, and Run returns once the handlers have
+// returned and been answered. When ctx ends, the session is closed as by
+// Session.Close and Run returns at once, even if a read of the stream
+// cannot be interrupted (os.Stdin in blocking mode cannot): that read is
+// abandoned, to end with the process.
 func (s *Server) Run(ctx context.Context, stream jsonrpc.Stream) error {
 	ss, err := s.Connect(ctx, stream, nil)
 	if err != nil {
@@ -155,28 +191,14 @@ func (ss *Session) Wait() error {
 	return err
 }
 
-// Close ends the session: open subscriptions/listen streams are torn down
-// (the client gets notifications/cancelled for each, as the modern stdio
-// binding requires), running handlers are cancelled and the stream is
-// closed. It waits until the session has ended.
+// Close ends the session: every running handler's context ends with
+// ErrSessionClosed, open subscriptions/listen streams end gracefully with
+// their closing result (Close waits up to a second for those to be
+// written), and the stream is closed. It returns once the session has
+// ended, without waiting for a read of the stream that cannot be
+// interrupted (see Run).
 func (ss *Session) Close() error {
-	ss.mu.Lock()
-	listens := make([]jsonrpc.ID, 0, len(ss.listens))
-	for id := range ss.listens {
-		listens = append(listens, id)
-	}
-	ss.mu.Unlock()
-	for _, id := range listens {
-		msg, err := notification(mcp.NotificationCancelled, &mcp.CancelledNotificationParams{
-			RequestID: id, Reason: "the server is closing the connection"})
-		if err == nil {
-			err = ss.conn.Notify(context.Background(), msg.Method, msg.Params)
-		}
-		if err != nil {
-			ss.srv.logger.Debug("server: could not end a subscription", "session", ss.id, "id", id, "error", err)
-		}
-	}
-	err := ss.conn.Close()
+	err := ss.close(ErrSessionClosed)
 	ss.cancel()
 	<-ss.done
 	return err
@@ -199,8 +221,7 @@ func (ss *Session) serve(ctx context.Context) {
 				}
 			}
 		case <-ctx.Done():
-			ss.conn.Close()
-			<-ss.conn.Done()
+			ss.close(context.Cause(ctx))
 			return
 		case <-ss.conn.Done():
 			ss.cancel()
@@ -220,7 +241,12 @@ func (ss *Session) handle(ctx context.Context, req *jsonrpc.Request) (any, error
 	if err != nil {
 		return nil, err
 	}
+	if req.Method == mcp.MethodSubscriptionsListen {
+		ss.trackListen(ctx, req.ID)
+	}
+	ctx = ss.link(ctx)
 	r := &Request{srv: ss.srv, via: ss, id: req.ID, method: req.Method, params: req.Params, meta: p.ParamsBase().Meta}
+	ctx, r.exchange = ss.exchange(ctx, req.ID)
 	ss.mu.Lock()
 	phase := ss.phase
 	if phase != phaseNew {
@@ -230,7 +256,7 @@ func (ss *Session) handle(ctx context.Context, req *jsonrpc.Request) (any, error
 	switch {
 	case phase != phaseNew:
 	case isModernRequest(r.meta):
-		if err := r.setModern(RequestInfo{Principal: ss.principal}); err != nil {
+		if err := r.setModern(ss.principal, ""); err != nil {
 			return nil, err
 		}
 		r.send = ss.send
@@ -360,21 +386,6 @@ func (ss *Session) wantsListChanged(f feature) bool {
 	return false
 }
 
-// trackListen records an open subscriptions/listen request on the
-// connection (open true) or its end.
-func (ss *Session) trackListen(id jsonrpc.ID, open bool) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if !open {
-		delete(ss.listens, id)
-		return
-	}
-	if ss.listens == nil {
-		ss.listens = make(map[jsonrpc.ID]bool)
-	}
-	ss.listens[id] = true
-}
-
 // subscribed reports whether the session subscribed to uri.
 func (ss *Session) subscribed(uri string) bool {
 	ss.mu.Lock()
@@ -398,9 +409,13 @@ type watchedStream struct {
 	session *Session
 }
 
-// Read reads the next message, noting the id of an initialize request.
+// Read reads the next message, noting the id of an initialize request, and
+// the end of the client's input.
 func (w *watchedStream) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := w.Stream.Read(ctx)
+	if errors.Is(err, io.EOF) {
+		w.session.endHandlers(ErrClientClosed)
+	}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == mcp.MethodInitialize && !req.IsNotification() {
 		w.session.mu.Lock()
 		if w.session.initID == "" {

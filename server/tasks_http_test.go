@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/transport/streamable"
@@ -23,26 +22,10 @@ import (
 // this transport can show (which stream a message travels on, the routing
 // headers).
 
-// httpServer adapts a Server to streamable.Server.
-type httpServer struct{ s *Server }
-
-func (h httpServer) ConnectStream(ctx context.Context, stream jsonrpc.Stream) error {
-	var o ConnectOptions
-	if named, ok := stream.(interface{ SessionID() string }); ok {
-		o.SessionID = named.SessionID()
-	}
-	_, err := h.s.Connect(ctx, stream, &o)
-	return err
-}
-
-func (h httpServer) ServeStandalone(ctx context.Context, req *jsonrpc.Request, header http.Header, notify func(context.Context, *jsonrpc.Request) error) *jsonrpc.Response {
-	return h.s.ServeRequest(ctx, req, RequestInfo{Version: header.Get("MCP-Protocol-Version")}, notify)
-}
-
 // mount serves s over Streamable HTTP at /mcp of a test server.
 func mount(t *testing.T, s *Server) string {
 	t.Helper()
-	h := streamable.NewHandler(httpServer{s}, &streamable.HandlerOptions{Logger: quietLogger})
+	h := streamable.NewHandler(s, &streamable.HandlerOptions{Logger: quietLogger})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	hs := httptest.NewServer(mux)
@@ -184,7 +167,9 @@ func TestTasksHTTP_ExtensionRequestsCarryMcpName(t *testing.T) {
 	if body := nextMessage(t, messages(t, wrong)); wrong.StatusCode != http.StatusBadRequest || member(t, body, "error", "code") != "-32020" {
 		t.Errorf("tasks/get with a mismatched Mcp-Name: %s %s, want 400 and -32020", wrong.Status, body)
 	}
-	removed := post(t, url, fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{%s,"taskId":%q}}`, meta, id), hdr("tasks/result", id))
+	// tasks/result is not in the modern era; it carries no Mcp-Name (only
+	// tasks/get, tasks/update and tasks/cancel do), and the server answers.
+	removed := post(t, url, fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{%s,"taskId":%q}}`, meta, id), hdr("tasks/result", ""))
 	if body := nextMessage(t, messages(t, removed)); member(t, body, "error", "code") != "-32601" {
 		t.Errorf("modern tasks/result: %s %s, want -32601", removed.Status, body)
 	}

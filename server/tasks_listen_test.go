@@ -12,6 +12,7 @@ import (
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/transport"
 )
 
 // serveAs serves one modern request through ServeRequest as the
@@ -27,7 +28,7 @@ func serveAs(t testing.TB, s *Server, principal, caps, method, params string) *j
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
 	return s.ServeRequest(ctx, &jsonrpc.Request{ID: jsonrpc.Int64ID(1), Method: method, Params: stdjson.RawMessage(params)},
-		RequestInfo{Principal: principal}, nil)
+		transport.RequestInfo{Principal: principal}, nil)
 }
 
 // createAs creates an extension task as the principal and returns its ID.
@@ -144,7 +145,7 @@ func TestExtensionTasks_OtherPrincipalsTasksLookMissing(t *testing.T) {
 		defer close(done)
 		s.ServeRequest(ctx, &jsonrpc.Request{ID: jsonrpc.Int64ID(9), Method: mcp.MethodSubscriptionsListen, Params: stdjson.RawMessage(
 			fmt.Sprintf(`{"_meta":{%q:%q,%q:%s},"notifications":{"taskIds":[%q]}}`, mcp.MetaProtocolVersion, mcp.Version20260728, mcp.MetaClientCapabilities, extCaps, id))},
-			RequestInfo{Principal: "bob"}, rec.notify)
+			transport.RequestInfo{Principal: "bob"}, rec.notify)
 	}()
 	ack = rec.next(t)
 	var p mcp.SubscriptionsAcknowledgedNotificationParams

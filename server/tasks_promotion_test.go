@@ -4,6 +4,7 @@ import (
 	"context"
 	stdjson "encoding/json"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -92,6 +93,78 @@ func TestPromotion_CancellingThePromotedTaskEndsTheExecution(t *testing.T) {
 	}
 }
 
+// manualDeadline makes the deadlines of s's promotions pass only when the
+// test sends on the returned channel, one per send.
+func manualDeadline(s *Server) chan<- time.Time {
+	c := make(chan time.Time)
+	s.timer = func(time.Duration) (<-chan time.Time, func() bool) { return c, func() bool { return true } }
+	return c
+}
+
+// heldExecutor is a tasks.Executor that queues task runs until released,
+// holding a promoted call's task between its creation and its first run.
+type heldExecutor struct {
+	mu       sync.Mutex
+	queued   []func()
+	released bool
+}
+
+func (e *heldExecutor) Go(run func()) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.released {
+		go run()
+		return
+	}
+	e.queued = append(e.queued, run)
+}
+
+// release runs the queued runs and every later one at once.
+func (e *heldExecutor) release() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.released = true
+	for _, run := range e.queued {
+		go run()
+	}
+	e.queued = nil
+}
+
+// heldRuntime returns a runtime whose task runs wait until the test ends.
+func heldRuntime(t *testing.T, opts ...tasks.Option) *tasks.Runtime {
+	exec := &heldExecutor{}
+	rt := newRuntime(t, append(opts, tasks.WithExecutor(exec))...)
+	t.Cleanup(exec.release) // before the runtime closes
+	return rt
+}
+
+func TestPromotion_CancelBeforeTakeoverEndsTheExecutionAsCancelled(t *testing.T) {
+	rt := heldRuntime(t)
+	g := newGate()
+	c := open(t, promotingServer(t, rt, g, mcp.TaskSupportOptional, time.Millisecond), mcp.Version20260728, extCaps, nil)
+	created := createExtensionTask(t, c, "promoted", `{}`)
+	g.awaitStart(t)
+	// The task exists but its first run, which would take the execution
+	// over, has not started.
+	c.mustCall(mcp.MethodTasksCancel, `{"taskId":"`+created.TaskID+`"}`)
+	if cause := g.awaitEnd(t); cause != tasks.ErrCancelled {
+		t.Errorf("cancelling the task before its run took the execution over ended it with %v, want tasks.ErrCancelled", cause)
+	}
+}
+
+func TestPromotion_ExpiryBeforeTakeoverEndsTheExecutionAsExpired(t *testing.T) {
+	clock := newFakeClock()
+	rt := heldRuntime(t, tasks.WithClock(clock), tasks.WithSweepInterval(time.Millisecond), tasks.WithTTL(time.Minute, time.Hour))
+	g := newGate()
+	c := open(t, promotingServer(t, rt, g, mcp.TaskSupportOptional, time.Millisecond), mcp.Version20260728, extCaps, nil)
+	createExtensionTask(t, c, "promoted", `{}`)
+	g.awaitStart(t)
+	clock.Advance(2 * time.Minute)
+	if cause := g.awaitEnd(t); cause != tasks.ErrExpired {
+		t.Errorf("the task expiring before its run took the execution over ended it with %v, want tasks.ErrExpired", cause)
+	}
+}
+
 func TestPromotion_RequiredToolFinishedInlineIsATaskBornFinished(t *testing.T) {
 	rt := newRuntime(t)
 	g := newGate()
@@ -141,6 +214,7 @@ func TestPromotion_MRTRRoundsResolveBeforeTheTaskIsCreated(t *testing.T) {
 		}
 		return "Hello, " + field(name.Result, "name") + "!", nil
 	}, Tasks(TaskConfig{Support: mcp.TaskSupportRequired, PromoteAfter: time.Millisecond}))
+	deadline := manualDeadline(s)
 	c := open(t, s, mcp.Version20260728, extCaps, nil)
 	round1 := c.mustCall(mcp.MethodToolsCall, `{"name":"with_task","arguments":{}}`)
 	if member(t, round1, "resultType") != `"input_required"` || hasMember(t, round1, "taskId") ||
@@ -150,6 +224,10 @@ func TestPromotion_MRTRRoundsResolveBeforeTheTaskIsCreated(t *testing.T) {
 	if g.runs.Load() != 0 {
 		t.Fatal("the handler went past its question")
 	}
+	go func() {
+		<-g.started // round 2 got past its question to the long part
+		deadline <- time.Now()
+	}()
 	round2 := c.mustCall(mcp.MethodToolsCall, fmt.Sprintf(`{"name":"with_task","arguments":{},"inputResponses":{"user_name":{"action":"accept","content":{"name":"Alice"}}},"requestState":%s}`,
 		member(t, round1, "requestState")))
 	for _, m := range []string{"requestState", "inputRequests"} {

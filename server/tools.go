@@ -230,9 +230,22 @@ func (s *Server) callTool(ctx context.Context, r *Request, p *mcp.CallToolParams
 	return res, nil
 }
 
+// ToolInputSchema returns the inputSchema of the registered tool with the
+// name, as clients see it in tools/list. It is what streamable.Handler
+// checks the Mcp-Param-* headers of a tools/call against.
+func (s *Server) ToolInputSchema(_ context.Context, name string) (stdjson.RawMessage, bool) {
+	t, ok := s.tools.get(name)
+	if !ok {
+		return nil, false
+	}
+	return t.tool.InputSchema, true
+}
+
 // invokeTool runs the tool's handler for r and finishes its result for the
-// request's version. A handler's plain error becomes a tool error result;
-// a *jsonrpc.Error and ErrInputRequired are returned as errors. A legacy
+// request's version. A handler's plain error becomes a tool error result,
+// unless the exchange carrying the request refuses it (see
+// Request.refuse); a *jsonrpc.Error and ErrInputRequired are returned as
+// errors. A legacy
 // client without the tool's required capabilities gets a tool error saying
 // which are missing (a modern one got -32021 before).
 func (s *Server) invokeTool(ctx context.Context, r *Request, t *serverTool, args stdjson.RawMessage) (*mcp.CallToolResult, error) {
@@ -244,7 +257,7 @@ func (s *Server) invokeTool(ctx context.Context, r *Request, t *serverTool, args
 	res, err := t.handler(ctx, r, args)
 	if err != nil {
 		var je *jsonrpc.Error
-		if errors.As(err, &je) || errors.Is(err, ErrInputRequired) {
+		if errors.As(err, &je) || errors.Is(err, ErrInputRequired) || r.refuse(err) {
 			return nil, err
 		}
 		return toolError(err.Error()), nil

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -49,24 +51,94 @@ func TestEverything(t *testing.T) {
 	}))
 }
 
-// TestRedis runs the scripts that keep tasks in Redis: each starts its
-// own redis-server on a free loopback port. Without redis-server they are
-// skipped, except under CI=true, where that is a failure.
-func TestRedis(t *testing.T) {
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("redis-server is not installed (Debian: apt-get install redis-server): %v", err)
-		}
-		t.Skipf("redis-server is not installed (this fails under CI=true): %v", err)
-	}
-	testscript.Run(t, params("testdata/redis", func(env *testscript.Env) error {
-		port, err := freePort()
+// TestCluster runs the scripts in which several weft servers share one
+// task store, $STORE: once on an SQLite file in the script's folder
+// ($STORE_KIND sqlite, signals through the file's polling bus), and once
+// on Redis ($STORE_KIND redis, signals through pub/sub), where each script
+// gets a redis-server of its own on a free loopback port. Without
+// redis-server the Redis run is skipped, except under CI=true, where that
+// is a failure.
+func TestCluster(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		t.Parallel()
+		testscript.Run(t, params("testdata/cluster", func(env *testscript.Env) error {
+			env.Setenv("STORE_KIND", "sqlite")
+			env.Setenv("STORE", "sqlite:"+filepath.Join(env.WorkDir, "tasks.db"))
+			return nil
+		}))
+	})
+	t.Run("redis", func(t *testing.T) {
+		t.Parallel()
+		server, err := exec.LookPath("redis-server")
 		if err != nil {
-			return err
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("redis-server is not installed (Debian: apt-get install redis-server): %v", err)
+			}
+			t.Skipf("redis-server is not installed (this fails under CI=true): %v", err)
 		}
-		env.Setenv("REDIS_PORT", port)
-		return nil
-	}))
+		testscript.Run(t, params("testdata/cluster", func(env *testscript.Env) error {
+			addr, err := startRedis(env, server)
+			if err != nil {
+				return err
+			}
+			env.Setenv("STORE_KIND", "redis")
+			env.Setenv("STORE", "redis://"+addr+"/0")
+			return nil
+		}))
+	})
+}
+
+// redisReadyTimeout bounds how long startRedis waits for its server.
+const redisReadyTimeout = 30 * time.Second
+
+// startRedis starts a redis-server for one script, on a free loopback port
+// and keeping nothing on disk, waits until it answers PING, and returns
+// its address. It logs to redis.log in the script's folder and is killed
+// when the script ends.
+func startRedis(env *testscript.Env, server string) (string, error) {
+	port, err := freePort()
+	if err != nil {
+		return "", err
+	}
+	log, err := os.Create(filepath.Join(env.WorkDir, "redis.log"))
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.Command(server, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", env.WorkDir)
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		log.Close()
+		return "", fmt.Errorf("starting %s: %w", server, err)
+	}
+	env.Defer(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		log.Close()
+	})
+	addr := net.JoinHostPort("127.0.0.1", port)
+	deadline := time.Now().Add(redisReadyTimeout)
+	for !redisAnswers(addr) {
+		if time.Now().After(deadline) {
+			return "", fmt.Errorf("%s did not answer PING at %s within %v (see redis.log)", server, addr, redisReadyTimeout)
+		}
+		time.Sleep(20 * time.Millisecond) // polling for the server to listen
+	}
+	return addr, nil
+}
+
+// redisAnswers reports whether a Redis at addr answers PING.
+func redisAnswers(addr string) bool {
+	c, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(time.Second))
+	if _, err := c.Write([]byte("PING\r\n")); err != nil {
+		return false
+	}
+	reply, err := bufio.NewReader(c).ReadString('\n')
+	return err == nil && reply == "+PONG\r\n"
 }
 
 // freePort returns a loopback TCP port that was free a moment ago.
@@ -103,6 +175,8 @@ func params(dir string, setup func(*testscript.Env) error) testscript.Params {
 			"setjson":    cmdSetJSON,
 			"exits":      cmdExits,
 			"until":      cmdUntil,
+			"mark":       cmdMark,
+			"elapsed":    cmdElapsed,
 		},
 	}
 }
@@ -256,6 +330,69 @@ func cmdUntil(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("until: %s never printed a match for %q within %v", args[1], args[0], untilTimeout)
 		}
 	}
+}
+
+// cmdMark is "mark VAR": it sets VAR to the time now, for elapsed.
+func cmdMark(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mark VAR")
+	}
+	now := time.Now().Format(time.RFC3339Nano)
+	ts.Setenv(args[0], now)
+	ts.Logf("mark %s at %s", args[0], now)
+}
+
+// cmdElapsed is "elapsed VAR MIN MAX [REGEXP]": the time since "mark VAR"
+// must be at least MIN and at most MAX (Go durations, such as 1.5s). With
+// REGEXP, the time taken is not now but the time= of the first line of
+// the last command's stderr that matches REGEXP: when a server logged
+// something (with log/slog's text handler). It logs the time, so a
+// passing run shows it too.
+func cmdElapsed(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 || len(args) > 4 {
+		ts.Fatalf("usage: elapsed VAR MIN MAX [REGEXP]")
+	}
+	marked, err := time.Parse(time.RFC3339Nano, ts.Getenv(args[0]))
+	if err != nil {
+		ts.Fatalf("elapsed: %s was not set by mark: %v", args[0], err)
+	}
+	least, err := time.ParseDuration(args[1])
+	ts.Check(err)
+	most, err := time.ParseDuration(args[2])
+	ts.Check(err)
+	end, what := time.Now(), "now"
+	if len(args) == 4 {
+		end, what = loggedAt(ts, args[3]), "logged "+args[3]
+	}
+	d := end.Sub(marked)
+	ts.Logf("%v from mark %s to %s", d.Round(time.Millisecond), args[0], what)
+	if d < least || d > most {
+		ts.Fatalf("elapsed: %v from mark %s to %s, want between %v and %v", d.Round(time.Millisecond), args[0], what, least, most)
+	}
+}
+
+// loggedTime finds the time= of a log/slog text line.
+var loggedTime = regexp.MustCompile(`(?:^|\s)time=(\S+)`)
+
+// loggedAt returns the time= of the first line of the last command's
+// stderr that matches pattern.
+func loggedAt(ts *testscript.TestScript, pattern string) time.Time {
+	re, err := regexp.Compile(pattern)
+	ts.Check(err)
+	for line := range strings.Lines(ts.ReadFile("stderr")) {
+		if !re.MatchString(line) {
+			continue
+		}
+		m := loggedTime.FindStringSubmatch(line)
+		if m == nil {
+			ts.Fatalf("elapsed: the line matching %q has no time=: %s", pattern, line)
+		}
+		t, err := time.Parse(time.RFC3339Nano, m[1])
+		ts.Check(err)
+		return t
+	}
+	ts.Fatalf("elapsed: no line of stderr matches %q", pattern)
+	return time.Time{}
 }
 
 // toolchain is the pinned Node.js and the node_modules holding the

@@ -4,29 +4,15 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/server"
 	"github.com/weftmcp/weft/transport/streamable"
 )
-
-// adapter serves a weft server through streamable.Handler.
-type adapter struct{ srv *server.Server }
-
-func (a adapter) ConnectStream(ctx context.Context, stream jsonrpc.Stream) error {
-	_, err := a.srv.Connect(ctx, stream, nil)
-	return err
-}
-
-func (a adapter) ServeStandalone(ctx context.Context, req *jsonrpc.Request, header http.Header, notify func(context.Context, *jsonrpc.Request) error) *jsonrpc.Response {
-	return a.srv.ServeRequest(ctx, req, server.RequestInfo{Version: header.Get("MCP-Protocol-Version")}, notify)
-}
 
 type addArgs struct {
 	A float64 `json:"a"`
@@ -46,7 +32,7 @@ func TestToolsCallScenarioInBothEras(t *testing.T) {
 			mu.Unlock()
 			return &mcp.CallToolResult{Content: mcp.Contents{&mcp.TextContent{Text: "ok"}}}, nil
 		})
-	h := streamable.NewHandler(adapter{srv}, nil)
+	h := streamable.NewHandler(srv, nil)
 	ts := httptest.NewServer(h)
 	defer ts.Close()
 	defer h.Shutdown(context.Background())
@@ -107,7 +93,7 @@ func TestElicitationDefaultsScenarioSendsTheDefaults(t *testing.T) {
 			got <- res.Content
 			return &mcp.CallToolResult{Content: mcp.Contents{&mcp.TextContent{Text: "ok"}}}, nil
 		})
-	h := streamable.NewHandler(adapter{srv}, nil)
+	h := streamable.NewHandler(srv, nil)
 	ts := httptest.NewServer(h)
 	defer ts.Close()
 	defer h.Shutdown(context.Background())

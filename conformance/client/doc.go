@@ -1,7 +1,8 @@
 // Command client is weft's conformance client: the program the official MCP
 // conformance suite (@modelcontextprotocol/conformance, pinned in
 // conformance/js) starts once per client scenario, against a mock server it
-// runs, built only on weft's client and transport/streamable packages.
+// runs, built only on weft's client, transport/streamable and
+// auth/oauthclient packages.
 //
 //	MCP_CONFORMANCE_SCENARIO=tools_call client [FLAG...] http://localhost:PORT/mcp
 //
@@ -61,6 +62,22 @@
 //     retry) and "test_mrtr_no_result_type" (a result without resultType is
 //     complete: no retry). The elicitation handler accepts with
 //     {confirmed: true}.
-//   - auth/*: connect, list tools, call "test-tool". weft's client has no
-//     OAuth yet (issue 10), so these fail and are in conformance/baseline.yml.
+//   - auth/*: connect, list tools, call "test-tool", with the transport's
+//     HTTP client authorizing through auth/oauthclient: the authorization
+//     code grant with a headless authorizer (redirect URI
+//     http://localhost:3000/callback, which the mock redirects to at once)
+//     and https://conformance-test.local/client-metadata.json as the client
+//     ID metadata document URL. From the context, auth/pre-registration
+//     takes client_id, client_secret and issuer as pre-registered
+//     credentials; auth/client-credentials-basic and -jwt use the client
+//     credentials grant with client_secret_basic or private_key_jwt
+//     (private_key_pem, signing_algorithm); auth/wif-jwt-bearer exchanges
+//     valid_jwt with the JWT bearer grant. In auth/resource-mismatch,
+//     auth/metadata-issuer-mismatch, auth/iss-supported-missing,
+//     auth/iss-wrong-issuer, auth/iss-unexpected, auth/iss-normalized and
+//     auth/scope-retry-limit the library must refuse to go on: there the
+//     session failing at the HTTP layer completes the scenario, and going
+//     through fails it. DPoP (auth/dpop, auth/dpop-nonce) and SEP-990
+//     (auth/enterprise-managed-authorization) are not built; those fail and
+//     are in conformance/baseline.yml.
 package main

@@ -5,6 +5,7 @@ import (
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"sort"
 	"strings"
@@ -26,6 +27,10 @@ type env struct {
 	url      string // the mock server's MCP endpoint
 	version  string // MCP_CONFORMANCE_PROTOCOL_VERSION; empty lets the client negotiate
 	context  stdjson.RawMessage
+	// httpClient sends the transport's requests; nil means
+	// http.DefaultClient. The authorization scenarios set one that
+	// authorizes them.
+	httpClient *http.Client
 }
 
 // player plays one scenario.
@@ -98,7 +103,7 @@ func run(args []string) error {
 // version with the given handlers.
 func (e *env) connect(ctx context.Context, opts client.Options) (*client.Session, error) {
 	opts.ProtocolVersion = e.version
-	stream := streamable.NewClient(e.url, nil)
+	stream := streamable.NewClient(e.url, &streamable.ClientOptions{HTTPClient: e.httpClient})
 	s, err := client.New(mcp.Implementation{Name: "weft-conformance-client", Version: "1.0.0"}, &opts).Connect(ctx, stream)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s (protocol %q): %w", e.url, e.version, err)

@@ -299,16 +299,3 @@ func playRequestState(ctx context.Context, e *env) error {
 		return err
 	})
 }
-
-// playAuth connects, lists the tools and calls test-tool, as every
-// authorization scenario expects after the OAuth flow. weft's client has no
-// OAuth yet (issue 10), so against these mocks it fails at the first 401.
-func playAuth(ctx context.Context, e *env) error {
-	return withSession(ctx, e, client.Options{}, func(s *client.Session) error {
-		if _, err := listTools(ctx, s); err != nil {
-			return err
-		}
-		_, err := callTool(ctx, s, "test-tool", stdjson.RawMessage(`{}`))
-		return err
-	})
-}

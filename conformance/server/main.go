@@ -41,16 +41,16 @@ func run(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	f := newFixture(logger)
+	s := newServer(logger)
 	if *stdio {
-		return f.srv.Run(ctx, transport.Stdio())
+		return s.Run(ctx, transport.Stdio())
 	}
-	return serveHTTP(ctx, f, *httpAddr, *readyFile, logger)
+	return serveHTTP(ctx, s, *httpAddr, *readyFile, logger)
 }
 
-// serveHTTP serves the fixture on addr until ctx ends. It refuses anything
-// but a loopback address: the fixture is for local test runs only.
-func serveHTTP(ctx context.Context, f *fixture, addr, readyFile string, logger *slog.Logger) error {
+// serveHTTP serves the fixture server s on addr until ctx ends. It refuses
+// anything but a loopback address: the fixture is for local test runs only.
+func serveHTTP(ctx context.Context, s *server.Server, addr, readyFile string, logger *slog.Logger) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("-http %q: %w", addr, err)
@@ -62,12 +62,11 @@ func serveHTTP(ctx context.Context, f *fixture, addr, readyFile string, logger *
 	if err != nil {
 		return err
 	}
-	h := streamable.NewHandler(f, &streamable.HandlerOptions{
+	h := streamable.NewHandler(s, &streamable.HandlerOptions{
 		// The reference fixture advises a 5 s retry; run.sh only needs the
 		// client to resume quickly in server-sse-polling.
-		RetryInterval:   500 * time.Millisecond,
-		ToolInputSchema: f.toolInputSchema,
-		Logger:          logger,
+		RetryInterval: 500 * time.Millisecond,
+		Logger:        logger,
 	})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
@@ -133,6 +132,8 @@ func newServer(logger *slog.Logger) *server.Server {
 	addInputRequiredPrompt(s)
 	addModernTools(s)
 	addTaskTools(s)
+	addReconnectionTool(s)
+	addCustomHeaderTool(s)
 	addResources(s)
 	addPrompts(s)
 	s.SetCompletionHandler(complete)

@@ -15,6 +15,7 @@ import (
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/server"
+	"github.com/weftmcp/weft/transport"
 )
 
 // serveModern sends one modern request to the fixture server, declaring
@@ -25,7 +26,7 @@ func serveModern(t *testing.T, s *server.Server, caps, method, params string) (s
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	resp := s.ServeRequest(ctx, &jsonrpc.Request{ID: jsonrpc.Int64ID(1), Method: method,
-		Params: stdjson.RawMessage("{" + meta + "," + strings.TrimPrefix(params, "{"))}, server.RequestInfo{}, nil)
+		Params: stdjson.RawMessage("{" + meta + "," + strings.TrimPrefix(params, "{"))}, transport.RequestInfo{}, nil)
 	return resp.Result, resp.Error
 }
 

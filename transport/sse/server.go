@@ -14,16 +14,19 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/weftmcp/weft/auth"
 	"github.com/weftmcp/weft/jsonrpc"
+	"github.com/weftmcp/weft/transport"
 )
 
-// Server is the MCP server a Handler serves. Its method has the same
-// signature as streamable.Server's, so one server satisfies both.
+// Server is the MCP server a Handler serves; *server.Server is one. Its
+// method is also streamable.Server's, so one server satisfies both.
 type Server interface {
-	// ConnectStream starts serving one session over stream and returns at
-	// once; the session runs until stream.Read fails. ctx ends when the
-	// Handler shuts down.
-	ConnectStream(ctx context.Context, stream jsonrpc.Stream) error
+	// ConnectSession starts serving one session over stream and returns at
+	// once; the session runs until stream.Read fails. info names the
+	// session (its sessionId) and the principal that opened it, the only
+	// one whose messages reach it. ctx ends when the Handler shuts down.
+	ConnectSession(ctx context.Context, stream jsonrpc.Stream, info transport.SessionInfo) error
 }
 
 // HandlerOptions configures a Handler. The zero value gives safe defaults.
@@ -49,6 +52,10 @@ type HandlerOptions struct {
 // the URL to POST messages to; every POST is answered 202, and everything
 // the server sends flows on the event stream as "message" events. The
 // session lasts as long as the GET stream.
+//
+// Behind the auth package's middleware, a session belongs to the principal
+// whose GET opened it (a POST from anyone else gets 404), and each POSTed
+// request needs the scopes auth.Authorize names (else 403).
 type Handler struct {
 	srv  Server
 	opts HandlerOptions
@@ -112,7 +119,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // server and carries the server's messages until the client goes away or
 // the Handler shuts down.
 func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request) {
-	s, err := h.open(w)
+	s, err := h.open(w, auth.PrincipalFrom(r.Context()))
 	if err != nil {
 		w.Header().Set("Retry-After", "10")
 		http.Error(w, err.Error(), http.StatusServiceUnavailable)
@@ -152,11 +159,11 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// open registers a new session writing to w.
-func (h *Handler) open(w http.ResponseWriter) (*session, error) {
+// open registers a new session of principal writing to w.
+func (h *Handler) open(w http.ResponseWriter, principal string) (*session, error) {
 	var b [16]byte
 	rand.Read(b[:])
-	s := newSession(h, base64.RawURLEncoding.EncodeToString(b[:]), w)
+	s := newSession(h, base64.RawURLEncoding.EncodeToString(b[:]), principal, w)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
@@ -178,7 +185,7 @@ func (h *Handler) connect(s *session) (err error) {
 			err = fmt.Errorf("the server panicked: %v", v)
 		}
 	}()
-	return h.srv.ConnectStream(h.ctx, s)
+	return h.srv.ConnectSession(h.ctx, s, transport.SessionInfo{ID: s.id, Principal: s.principal})
 }
 
 // close ends a session and forgets it.
@@ -199,7 +206,7 @@ func (h *Handler) servePost(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	s := h.sessions[id]
 	h.mu.Unlock()
-	if s == nil {
+	if s == nil || s.principal != auth.PrincipalFrom(r.Context()) { // another's session looks missing
 		http.Error(w, "session not found: its event stream has closed; open a new one with GET", http.StatusNotFound)
 		return
 	}
@@ -220,6 +227,10 @@ func (h *Handler) servePost(w http.ResponseWriter, r *http.Request) {
 	msg, err := jsonrpc.DecodeMessage(body)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if err := authorize(r.Context(), msg); err != nil {
+		auth.WriteError(w, err)
 		return
 	}
 	s.push(msg)

@@ -17,8 +17,9 @@ var errStreamClosed = errors.New("sse: the session's event stream has closed")
 // session is one HTTP+SSE session: the jsonrpc.Stream the server reads
 // POSTed messages from and writes event-stream messages to.
 type session struct {
-	h  *Handler
-	id string
+	h         *Handler
+	id        string
+	principal string // who opened the session (auth.PrincipalFrom); only they reach it
 
 	wmu sync.Mutex // serializes writes to w
 	w   http.ResponseWriter
@@ -32,13 +33,10 @@ type session struct {
 	done  chan struct{} // closed when the session ends
 }
 
-func newSession(h *Handler, id string, w http.ResponseWriter) *session {
-	return &session{h: h, id: id, w: w, rc: http.NewResponseController(w),
+func newSession(h *Handler, id, principal string, w http.ResponseWriter) *session {
+	return &session{h: h, id: id, principal: principal, w: w, rc: http.NewResponseController(w),
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 }
-
-// SessionID returns the session's ID (the sessionId query parameter).
-func (s *session) SessionID() string { return s.id }
 
 // Read returns the next message the client POSTed, and io.EOF once the
 // event stream has closed.

@@ -11,18 +11,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weftmcp/weft/auth"
 	"github.com/weftmcp/weft/jsonrpc"
+	"github.com/weftmcp/weft/transport"
 )
 
 // echoServer serves sessions with a jsonrpc.Conn: "echo" returns its
 // params, "notify" sends a notification first, and every session's Conn
-// is kept so tests can watch it end.
+// and SessionInfo are kept so tests can watch it end and see who opened it.
 type echoServer struct {
 	mu    sync.Mutex
 	conns []*jsonrpc.Conn
+	infos []transport.SessionInfo
 }
 
-func (e *echoServer) ConnectStream(ctx context.Context, stream jsonrpc.Stream) error {
+func (e *echoServer) ConnectSession(ctx context.Context, stream jsonrpc.Stream, info transport.SessionInfo) error {
 	ready := make(chan *jsonrpc.Conn, 1)
 	self := sync.OnceValue(func() *jsonrpc.Conn { return <-ready }) // the Conn, once NewConn returned
 	conn := jsonrpc.NewConn(stream, jsonrpc.ConnOptions{Handler: jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
@@ -40,6 +43,7 @@ func (e *echoServer) ConnectStream(ctx context.Context, stream jsonrpc.Stream) e
 	ready <- conn
 	e.mu.Lock()
 	e.conns = append(e.conns, conn)
+	e.infos = append(e.infos, info)
 	e.mu.Unlock()
 	context.AfterFunc(ctx, func() { conn.Close() })
 	return nil
@@ -261,5 +265,35 @@ func TestDialContextBoundsTheWaitForTheEndpoint(t *testing.T) {
 	cancel()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Dial with a cancelled context gave %v", err)
+	}
+}
+
+func TestSessionInfoNamesTheSessionAndWhoOpenedIt(t *testing.T) {
+	srv := &echoServer{}
+	h := NewHandler(srv, nil)
+	// Authentication as the auth middleware records it.
+	asAlice := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		info := &auth.TokenInfo{Issuer: "https://as.example", Subject: "alice"}
+		h.ServeHTTP(w, r.WithContext(auth.ContextWithTokenInfo(r.Context(), info)))
+	})
+	ts := httptest.NewServer(asAlice)
+	t.Cleanup(func() {
+		h.Shutdown(context.Background())
+		ts.Close()
+	})
+	c, err := Dial(context.Background(), ts.URL+"/sse", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := jsonrpc.NewConn(c, jsonrpc.ConnOptions{})
+	defer conn.Close()
+	if err := conn.Call(context.Background(), "echo", map[string]int{"a": 1}, nil); err != nil { // the session is connected
+		t.Fatal(err)
+	}
+	srv.mu.Lock()
+	info := srv.infos[0]
+	srv.mu.Unlock()
+	if info.Principal != "https://as.example#sub:alice" || len(info.ID) < 22 {
+		t.Errorf("SessionInfo %+v, want the session's ID and alice's principal", info)
 	}
 }

@@ -9,18 +9,19 @@ import (
 	"testing"
 
 	"github.com/weftmcp/weft/jsonrpc"
+	"github.com/weftmcp/weft/transport"
 )
 
 // streamServer is a Server that hands each session's stream to the
 // benchmark, which plays the MCP server itself: no goroutine, no state.
 type streamServer struct{ streams chan jsonrpc.Stream }
 
-func (s streamServer) ConnectStream(_ context.Context, st jsonrpc.Stream) error {
+func (s streamServer) ConnectSession(_ context.Context, st jsonrpc.Stream, _ transport.SessionInfo) error {
 	s.streams <- st
 	return nil
 }
 
-func (streamServer) ServeStandalone(_ context.Context, req *jsonrpc.Request, _ http.Header, _ func(context.Context, *jsonrpc.Request) error) *jsonrpc.Response {
+func (streamServer) ServeRequest(_ context.Context, req *jsonrpc.Request, _ transport.RequestInfo, _ func(context.Context, *jsonrpc.Request) error) *jsonrpc.Response {
 	return &jsonrpc.Response{ID: req.ID, Result: []byte(`{}`)}
 }
 

@@ -19,6 +19,9 @@ const (
 	DefaultReconnectDelay = time.Second
 	DefaultMaxResumes     = 5
 	closeTimeout          = 5 * time.Second
+	// getOpenTimeout bounds how long notifications/initialized waits for
+	// the server to answer the GET that opens the session's stream.
+	getOpenTimeout = 10 * time.Second
 )
 
 // ClientOptions configures a Client. The zero value is usable.
@@ -54,11 +57,15 @@ type ClientOptions struct {
 // returned by Read.
 //
 // In the legacy era it keeps the Mcp-Session-Id that initialize returned
-// and the negotiated MCP-Protocol-Version, opens the GET stream after
-// notifications/initialized (and reopens it), resumes broken streams with
-// Last-Event-ID, and when the server reports the session gone (404) it
-// replays the handshake with the original initialize params and sends the
-// request again, once. In the modern era it mirrors each request's method,
+// and the negotiated MCP-Protocol-Version, and opens the GET stream when it
+// sends notifications/initialized: that Write returns once the server has
+// answered the GET, so the stream is in place before the first request (a
+// server may send its own requests there at once, and drop them when no
+// stream is open). It reopens the GET stream when it breaks, and resumes a
+// response stream that ends before its response with GET and
+// Last-Event-ID after the server's retry interval. When the server reports
+// the session gone (404) it replays the handshake with the original
+// initialize params and sends the request again, once. In the modern era it mirrors each request's method,
 // name, protocol version and x-mcp-header arguments into headers, and turns
 // a notifications/cancelled into closing the cancelled request's stream.
 //
@@ -84,11 +91,14 @@ type Client struct {
 	initReq   *jsonrpc.Request // the initialize request, to replay after a 404
 	initID    string           // the initialize request awaiting its answer
 	getFor    string           // the session the GET stream runs for
+	getReady  chan struct{}    // closed once the server answered getFor's first GET
 	calls     map[string]*call // requests awaiting their answer, by ID text
 	toolLists map[string]bool  // modern tools/list requests awaiting their answer
 	learned   map[string][]ParamHeader
 	closed    bool
 	reinit    sync.Mutex // serializes replaying the handshake
+
+	getWait time.Duration // how long openGET waits: getOpenTimeout, shorter in tests
 }
 
 // call is a request whose POST is in flight.
@@ -100,7 +110,7 @@ type call struct {
 
 // NewClient returns a Client for the MCP endpoint at url. opts may be nil.
 func NewClient(url string, opts *ClientOptions) *Client {
-	c := &Client{url: url, in: make(chan jsonrpc.Message)}
+	c := &Client{url: url, in: make(chan jsonrpc.Message), getWait: getOpenTimeout}
 	if opts != nil {
 		c.opts = *opts
 	}
@@ -183,7 +193,8 @@ func (c *Client) Write(ctx context.Context, msg jsonrpc.Message) error {
 
 // notify sends a notification. notifications/cancelled for a modern
 // request closes that request's stream instead, which is how HTTP cancels
-// in the modern era; notifications/initialized opens the GET stream.
+// in the modern era; notifications/initialized opens the GET stream and
+// returns once the server has answered the GET.
 func (c *Client) notify(ctx context.Context, n *jsonrpc.Request) error {
 	if n.Method == "notifications/cancelled" {
 		if id, ok := cancelledID(n.Params); ok && c.abort(id) {
@@ -194,7 +205,7 @@ func (c *Client) notify(ctx context.Context, n *jsonrpc.Request) error {
 		return err
 	}
 	if n.Method == "notifications/initialized" {
-		c.startGET()
+		return c.openGET(ctx)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -152,7 +153,11 @@ func (c *Client) renewSession(ctx context.Context, sid string) bool {
 		return false
 	}
 	if getWanted {
-		c.startGET()
+		// As for the first session, the GET stream is in place before the
+		// request is sent again.
+		if err := c.openGET(ctx); err != nil {
+			return false // the request's context ended: nobody waits for it
+		}
 	}
 	return true
 }
@@ -197,29 +202,62 @@ func (c *Client) privateAnswer(resp *http.Response, id jsonrpc.ID) ([]byte, bool
 	return found.Result, true
 }
 
-// startGET opens the GET stream of the current session, unless it runs.
-func (c *Client) startGET() {
+// openGET opens the GET stream of the current session, unless it runs,
+// and waits until the server has answered the stream's first GET (the
+// stream is then being read, or the server refused it) or the GET failed.
+// A server that holds its answer is waited for getOpenTimeout at most; the
+// stream keeps opening in the background. It returns ctx's error if ctx
+// ends first.
+func (c *Client) openGET(ctx context.Context) error {
+	ready := c.startGET()
+	if ready == nil {
+		return nil
+	}
+	t := time.NewTimer(c.getWait)
+	defer t.Stop()
+	select {
+	case <-ready:
+	case <-t.C:
+		c.logger.Warn("streamable: the server has not answered the GET that opens the session's stream; going on without waiting for it", "after", c.getWait)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
+
+// startGET opens the GET stream of the current session, unless it runs,
+// and returns a channel closed once the server has answered the stream's
+// first GET, or nil when there is no session to open a stream for.
+func (c *Client) startGET() <-chan struct{} {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed || c.sessionID == "" || c.getFor == c.sessionID {
-		return
+	if c.closed || c.sessionID == "" {
+		return nil
 	}
-	c.getFor = c.sessionID
-	c.wg.Add(1)
-	go c.listenGET(c.sessionID)
+	if c.getFor != c.sessionID {
+		c.getFor, c.getReady = c.sessionID, make(chan struct{})
+		c.wg.Add(1)
+		go c.listenGET(c.sessionID, c.getReady)
+	}
+	return c.getReady
 }
 
 // listenGET keeps the GET stream of session sid open, handing its
 // messages to Read and resuming with Last-Event-ID, until the Client
 // closes, the session changes, or the server says it offers no GET stream.
-func (c *Client) listenGET(sid string) {
+// It closes ready once the first GET has been answered (or has failed), or
+// when it stops before that.
+func (c *Client) listenGET(sid string, ready chan<- struct{}) {
 	defer c.wg.Done()
+	answered := sync.OnceFunc(func() { close(ready) })
+	defer answered()
 	lastID, retry, failures := "", 0, 0
 	for {
 		if cur, _ := c.session(); cur != sid || c.ctx.Err() != nil {
 			return
 		}
 		resp, err := c.get(c.ctx, sid, lastID)
+		answered()
 		if err == nil {
 			mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 			switch {

@@ -4,6 +4,7 @@ import (
 	"context"
 	stdjson "encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
@@ -134,12 +136,16 @@ func TestClientLegacyRoundTrips(t *testing.T) {
 	}
 }
 
-func TestClientOpensGETStreamAfterInitialized(t *testing.T) {
+func TestClientOpensGETStreamBeforeInitializedReturns(t *testing.T) {
 	f := newFixture(t)
 	h, url := serve(t, f, nil)
 	p := dial(t, url, nil, jsonrpc.ConnOptions{})
 	p.initialize(t, mcp.Version20251125)
-	eventually(t, "the GET stream is open", func() bool { return getAttached(h, p.client.SessionID()) })
+	// The server attaches the GET before it answers it, and the client
+	// waits for that answer: no waiting here.
+	if !getAttached(h, p.client.SessionID()) {
+		t.Fatal("notifications/initialized returned before the GET stream was open")
+	}
 	f.broadcast("notifications/tools/list_changed")
 	if n := <-p.notes; n.Method != "notifications/tools/list_changed" {
 		t.Fatalf("got %s, want the broadcast", n.Method)
@@ -152,7 +158,6 @@ func TestClientReopensGETStream(t *testing.T) {
 	p := dial(t, url, &ClientOptions{ReconnectDelay: time.Millisecond}, jsonrpc.ConnOptions{})
 	p.initialize(t, mcp.Version20251125)
 	sid := p.client.SessionID()
-	eventually(t, "the GET stream is open", func() bool { return getAttached(h, sid) })
 	// The server drops the GET connection; messages sent meanwhile are
 	// stored, and the client gets them when it resumes.
 	if !h.sessions.lookup(sid).stream(0).release() {
@@ -190,7 +195,9 @@ func TestClientStartsANewSessionAfter404(t *testing.T) {
 	if sid := p.client.SessionID(); sid == "" || sid == old {
 		t.Fatalf("session ID %q after renewal, want a new one (old %q)", sid, old)
 	}
-	eventually(t, "the GET stream of the new session is open", func() bool { return getAttached(h, p.client.SessionID()) })
+	if !getAttached(h, p.client.SessionID()) {
+		t.Fatal("the call was sent again before the new session's GET stream was open")
+	}
 }
 
 func TestClientRenewsTheSessionForANotification(t *testing.T) {
@@ -417,8 +424,9 @@ func TestClientPrepareRequestSeesEveryRequest(t *testing.T) {
 	if text, err := p.callTool(context.Background(), map[string]any{"name": "echo", "arguments": map[string]any{"text": "ok"}}); err != nil || text != "ok" {
 		t.Fatalf("with the hook: %q, %v", text, err)
 	}
-	sid := p.client.SessionID()
-	eventually(t, "the authorized GET stream is open", func() bool { return getAttached(h, sid) })
+	if !getAttached(h, p.client.SessionID()) {
+		t.Fatal("the authorized GET stream is not open")
+	}
 }
 
 func TestClientStopsOpeningGETWhenTheServerHasNone(t *testing.T) {
@@ -439,12 +447,7 @@ func TestClientStopsOpeningGETWhenTheServerHasNone(t *testing.T) {
 	t.Cleanup(ts.Close)
 	t.Cleanup(func() { h.Shutdown(context.Background()) })
 	p := dial(t, ts.URL, &ClientOptions{ReconnectDelay: time.Millisecond}, jsonrpc.ConnOptions{})
-	p.initialize(t, mcp.Version20251125)
-	eventually(t, "the client tried the GET stream", func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return gets > 0
-	})
+	p.initialize(t, mcp.Version20251125) // returns once the GET was refused
 	for i := 0; i < 5; i++ {
 		if _, err := p.callTool(context.Background(), map[string]any{"name": "echo"}); err != nil {
 			t.Fatal(err)
@@ -455,5 +458,193 @@ func TestClientStopsOpeningGETWhenTheServerHasNone(t *testing.T) {
 	defer mu.Unlock()
 	if gets != 1 {
 		t.Fatalf("the client sent %d GETs to a server answering 405, want 1", gets)
+	}
+}
+
+// legacyMock is a hand-written legacy Streamable HTTP server, for the
+// timing and ordering the real Handler does not let a test control. It
+// answers initialize with session "s-1" at 2025-11-25, accepts
+// notifications and DELETE, and hands GETs and tools/call POSTs to the
+// test.
+type legacyMock struct {
+	get  func(w http.ResponseWriter, r *http.Request)
+	call func(w http.ResponseWriter, r *http.Request, id jsontext.Value)
+}
+
+func (m *legacyMock) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet:
+		m.get(w, r)
+		return
+	case http.MethodDelete:
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	var msg struct {
+		ID     jsontext.Value `json:"id"`
+		Method string         `json:"method"`
+	}
+	if err := json.UnmarshalRead(r.Body, &msg, json.RejectUnknownMembers(false)); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	switch {
+	case msg.Method == mcp.MethodInitialize:
+		w.Header().Set("Content-Type", mediaJSON)
+		w.Header().Set(headerSessionID, "s-1")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{},"serverInfo":{"name":"mock","version":"1"}}}`,
+			msg.ID, mcp.Version20251125)
+	case len(msg.ID) == 0:
+		w.WriteHeader(http.StatusAccepted)
+	case msg.Method == mcp.MethodToolsCall:
+		m.call(w, r, msg.ID)
+	default:
+		http.Error(w, "the mock does not serve "+msg.Method, http.StatusBadRequest)
+	}
+}
+
+// startSSE answers with the headers of an SSE stream and flushes them.
+func startSSE(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", mediaSSE)
+	w.WriteHeader(http.StatusOK)
+	w.(http.Flusher).Flush()
+}
+
+// writeEvent writes one raw SSE event (its lines, without the blank line
+// that ends it) and flushes it.
+func writeEvent(w http.ResponseWriter, lines string) {
+	fmt.Fprintf(w, "%s\n\n", lines)
+	w.(http.Flusher).Flush()
+}
+
+// within waits for ch, failing the test after a generous deadline.
+func within[T any](t *testing.T, what string, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("timed out waiting until %s", what)
+		panic("unreachable")
+	}
+}
+
+// handshake sends initialize, then notifications/initialized from another
+// goroutine; the returned channel receives the notification's Write error.
+func (p *peer) handshake(t *testing.T) <-chan error {
+	t.Helper()
+	if err := p.conn.Call(context.Background(), mcp.MethodInitialize, map[string]any{"protocolVersion": mcp.Version20251125,
+		"capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "t", "version": "1"}}, nil); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	initialized := make(chan error, 1)
+	go func() { initialized <- p.conn.Notify(context.Background(), "notifications/initialized", nil) }()
+	return initialized
+}
+
+func TestClientInitializedWaitsForTheServerToAnswerTheGET(t *testing.T) {
+	gotGET, answerGET := make(chan struct{}), make(chan struct{})
+	ts := httptest.NewServer(&legacyMock{get: func(w http.ResponseWriter, r *http.Request) {
+		close(gotGET) // the stream is held open: one GET only
+		select {
+		case <-answerGET:
+		case <-r.Context().Done():
+			return
+		}
+		startSSE(w)
+		<-r.Context().Done()
+	}})
+	t.Cleanup(ts.Close)
+	p := dial(t, ts.URL, nil, jsonrpc.ConnOptions{})
+	initialized := p.handshake(t)
+	within(t, "the client sends the GET", gotGET)
+	select {
+	case err := <-initialized:
+		t.Fatalf("notifications/initialized returned (%v) before the server answered the GET", err)
+	default:
+	}
+	close(answerGET)
+	if err := within(t, "notifications/initialized returns", initialized); err != nil {
+		t.Fatalf("notifications/initialized: %v", err)
+	}
+}
+
+func TestClientInitializedStopsWaitingForAGETTheServerHolds(t *testing.T) {
+	ts := httptest.NewServer(&legacyMock{get: func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done() // never answers
+	}})
+	t.Cleanup(ts.Close)
+	p := dial(t, ts.URL, nil, jsonrpc.ConnOptions{})
+	p.client.getWait = 50 * time.Millisecond
+	start := time.Now()
+	if err := within(t, "notifications/initialized returns", p.handshake(t)); err != nil {
+		t.Fatalf("notifications/initialized: %v", err)
+	}
+	if waited := time.Since(start); waited < p.client.getWait {
+		t.Fatalf("notifications/initialized returned after %v, before the %v wait for the GET's answer", waited, p.client.getWait)
+	}
+}
+
+func TestClientResumesAClosedResponseStreamAfterTheServersRetry(t *testing.T) {
+	const retry = 200 * time.Millisecond
+	type resumption struct {
+		lastEventID string
+		after       time.Duration // since the POST stream closed
+	}
+	resumed := make(chan resumption, 1)
+	var mu sync.Mutex
+	var callID jsontext.Value
+	var closedAt time.Time
+	ts := httptest.NewServer(&legacyMock{
+		get: func(w http.ResponseWriter, r *http.Request) {
+			last := r.Header.Get(headerLastEventID)
+			if last == "" {
+				// The session's GET stream, with a much shorter retry
+				// interval than the POST stream's: resuming the POST stream
+				// must not use it.
+				startSSE(w)
+				writeEvent(w, "id: g-1\nretry: 1\ndata:")
+				<-r.Context().Done()
+				return
+			}
+			mu.Lock()
+			resumed <- resumption{last, time.Since(closedAt)}
+			id := callID
+			mu.Unlock()
+			startSSE(w)
+			writeEvent(w, fmt.Sprintf(`id: p-3`+"\n"+`data: {"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"resumed"}]}}`, id))
+		},
+		call: func(w http.ResponseWriter, r *http.Request, id jsontext.Value) {
+			startSSE(w)
+			writeEvent(w, fmt.Sprintf("id: p-1\nretry: %d\ndata:", retry.Milliseconds()))
+			writeEvent(w, `id: p-2`+"\n"+`data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`)
+			mu.Lock()
+			callID, closedAt = id, time.Now()
+			mu.Unlock()
+			// Returning closes the stream before the response.
+		},
+	})
+	t.Cleanup(ts.Close)
+	// Were the client to ignore the server's retry interval, it would wait
+	// an hour, and the call would hit its deadline.
+	p := dial(t, ts.URL, &ClientOptions{ReconnectDelay: time.Hour}, jsonrpc.ConnOptions{})
+	if err := within(t, "notifications/initialized returns", p.handshake(t)); err != nil {
+		t.Fatalf("notifications/initialized: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	text, err := p.callTool(ctx, map[string]any{"name": "reconnect"})
+	if err != nil || text != "resumed" {
+		t.Fatalf("the call whose stream closed: %q, %v", text, err)
+	}
+	r := <-resumed
+	if r.lastEventID != "p-2" {
+		t.Errorf("the client resumed with Last-Event-ID %q, want p-2, the last event of the closed stream", r.lastEventID)
+	}
+	if r.after < retry {
+		t.Errorf("the client resumed %v after the stream closed, before the server's retry interval of %v", r.after, retry)
+	}
+	if n := within(t, "the progress sent before the stream closed arrives", p.notes); n.Method != "notifications/progress" {
+		t.Errorf("got %s, want the progress sent before the stream closed", n.Method)
 	}
 }

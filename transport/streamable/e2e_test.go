@@ -2,8 +2,10 @@ package streamable_test
 
 import (
 	"context"
+	stdjson "encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -16,30 +18,13 @@ import (
 	"github.com/weftmcp/weft/transport/streamable"
 )
 
-// httpServer adapts *server.Server to streamable.Server and sse.Server.
-type httpServer struct{ *server.Server }
-
-func (a httpServer) ConnectStream(ctx context.Context, stream jsonrpc.Stream) error {
-	opts := &server.ConnectOptions{}
-	if s, ok := stream.(interface{ SessionID() string }); ok {
-		opts.SessionID = s.SessionID()
-	}
-	_, err := a.Connect(ctx, stream, opts)
-	return err
-}
-
-func (a httpServer) ServeStandalone(ctx context.Context, req *jsonrpc.Request, header http.Header,
-	notify func(context.Context, *jsonrpc.Request) error) *jsonrpc.Response {
-	return a.ServeRequest(ctx, req, server.RequestInfo{Version: header.Get("Mcp-Protocol-Version")}, notify)
-}
-
 type greetIn struct {
 	Name string `json:"name"`
 }
 
 // newServer returns an MCP server with a "greet" tool that reports
 // progress before it answers, and an "echo" tool that just answers.
-func newServer() httpServer {
+func newServer() *server.Server {
 	s := server.New(mcp.Implementation{Name: "e2e", Version: "1"}, nil)
 	server.AddTool(s, &mcp.Tool{Name: "echo", Description: "echoes the name"},
 		func(ctx context.Context, req *server.Request, in greetIn) (string, error) { return in.Name, nil })
@@ -50,7 +35,7 @@ func newServer() httpServer {
 			}
 			return "hello, " + in.Name, nil
 		})
-	return httpServer{s}
+	return s
 }
 
 // serveHTTP mounts h on a loopback listener and returns its URL.
@@ -60,10 +45,10 @@ func serveHTTP(t testing.TB, h http.Handler) string {
 	return ts.URL + "/mcp"
 }
 
-// newHandler returns a Streamable HTTP handler for srv, shut down when the
-// test ends.
-func newHandler(t testing.TB, srv httpServer) *streamable.Handler {
-	h := streamable.NewHandler(srv, nil)
+// newHandler returns a Streamable HTTP handler for srv that tells clients
+// to resume a closed stream after 10ms, shut down when the test ends.
+func newHandler(t testing.TB, srv *server.Server) *streamable.Handler {
+	h := streamable.NewHandler(srv, &streamable.HandlerOptions{RetryInterval: 10 * time.Millisecond})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -158,4 +143,82 @@ func TestEndToEndLegacySSETransport(t *testing.T) {
 		t.Fatalf("negotiated %q over HTTP+SSE", s.ProtocolVersion())
 	}
 	greet(t, s, "sse")
+}
+
+func TestEndToEndAToolClosesItsOwnSSEStream(t *testing.T) {
+	s := newServer()
+	released := make(chan bool, 1)
+	server.AddTool(s, &mcp.Tool{Name: "poll", Description: "closes its SSE stream, then answers"},
+		func(ctx context.Context, req *server.Request, _ struct{}) (string, error) {
+			closed := req.CloseSSEStream()
+			released <- closed
+			if err := req.Progress(ctx, 1, 0, "after the stream closed"); err != nil {
+				return "", err
+			}
+			return "answered after the close", nil
+		})
+	url := serveHTTP(t, newHandler(t, s))
+	session := connect(t, streamable.NewClient(url, &streamable.ClientOptions{}), mcp.Version20251125)
+	var progress []string
+	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "poll", Arguments: []byte(`{}`)},
+		client.WithProgress(func(p *mcp.ProgressNotificationParams) { progress = append(progress, p.Message) }))
+	if err != nil {
+		t.Fatalf("poll: %v", err)
+	}
+	if !<-released {
+		t.Error("CloseSSEStream found no stream to close")
+	}
+	if text, ok := res.Content[0].(*mcp.TextContent); !ok || text.Text != "answered after the close" {
+		t.Errorf("poll answered %+v", res.Content)
+	}
+	if len(progress) != 1 {
+		t.Errorf("progress %q, want the one sent after the close, on the resumed stream", progress)
+	}
+
+	// A modern request has no resumable stream to close.
+	modern := connect(t, streamable.NewClient(url, nil), "")
+	if _, err := modern.CallTool(context.Background(), &mcp.CallToolParams{Name: "poll", Arguments: []byte(`{}`)}); err != nil {
+		t.Fatalf("modern poll: %v", err)
+	}
+	if <-released {
+		t.Error("CloseSSEStream of a modern request reported a stream closed")
+	}
+}
+
+func TestEndToEndParamHeadersAreCheckedAgainstTheServersTools(t *testing.T) {
+	s := newServer()
+	s.AddRawTool(&mcp.Tool{Name: "deploy", InputSchema: []byte(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`)},
+		func(context.Context, *server.Request, stdjson.RawMessage) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: mcp.Contents{&mcp.TextContent{Text: "deployed"}}}, nil
+		})
+	url := serveHTTP(t, newHandler(t, s))
+	call := func(region string) *http.Response {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"` + mcp.MetaProtocolVersion + `":"2026-07-28","` +
+			mcp.MetaClientCapabilities + `":{}},"name":"deploy","arguments":{"region":"eu-west1"}}}`
+		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+			"Mcp-Protocol-Version": mcp.Version20260728, "Mcp-Method": "tools/call", "Mcp-Name": "deploy"} {
+			req.Header.Set(k, v)
+		}
+		if region != "" {
+			req.Header.Set("Mcp-Param-Region", region)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	if r := call("eu-west1"); r.StatusCode != http.StatusOK {
+		t.Errorf("a call mirroring its region: %s", r.Status)
+	}
+	for _, region := range []string{"", "us-east1"} {
+		if r := call(region); r.StatusCode != http.StatusBadRequest {
+			t.Errorf("a call with Mcp-Param-Region %q: %s, want 400 (-32020)", region, r.Status)
+		}
+	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/transport"
 )
 
 // fixture is a small MCP server for transport tests, built on a real
@@ -36,11 +37,12 @@ type fixture struct {
 
 	mu      sync.Mutex
 	conns   []*jsonrpc.Conn
-	release chan struct{}         // closed to end the block tool
-	started chan string           // receives the method of each block call as it starts
-	ended   chan error            // receives the context cause of each block call as it ends
-	listen  chan *jsonrpc.Request // notifications for the open listen stream
-	headers chan http.Header      // the headers of each modern request, when non-nil
+	infos   []transport.SessionInfo // what ConnectSession was told, per session
+	release chan struct{}           // closed to end the block tool
+	started chan string             // receives the method of each block call as it starts
+	ended   chan error              // receives the context cause of each block call as it ends
+	listen  chan *jsonrpc.Request   // notifications for the open listen stream
+	headers chan http.Header        // the headers of each modern request, when non-nil
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -53,25 +55,27 @@ func newFixture(t *testing.T) *fixture {
 	}
 }
 
-// ConnectStream serves a legacy session with a jsonrpc.Conn.
-func (f *fixture) ConnectStream(ctx context.Context, stream jsonrpc.Stream) error {
+// ConnectSession serves a legacy session with a jsonrpc.Conn.
+func (f *fixture) ConnectSession(ctx context.Context, stream jsonrpc.Stream, info transport.SessionInfo) error {
 	ready := make(chan *jsonrpc.Conn, 1)
 	self := sync.OnceValue(func() *jsonrpc.Conn { return <-ready }) // the Conn, once NewConn returned
+	exchanges := stream.(transport.Exchanges)
 	conn := jsonrpc.NewConn(stream, jsonrpc.ConnOptions{
 		Handler: jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
-			return f.legacy(ctx, self(), stream, req)
+			return f.legacy(ctx, self(), exchanges.Exchange(req.ID), req)
 		}),
 	})
 	ready <- conn
 	f.mu.Lock()
 	f.conns = append(f.conns, conn)
+	f.infos = append(f.infos, info)
 	f.mu.Unlock()
 	context.AfterFunc(ctx, func() { conn.Close() })
 	return nil
 }
 
-// legacy serves one request of a legacy session.
-func (f *fixture) legacy(ctx context.Context, conn *jsonrpc.Conn, stream jsonrpc.Stream, req *jsonrpc.Request) (any, error) {
+// legacy serves one request of a legacy session, which arrived in ex.
+func (f *fixture) legacy(ctx context.Context, conn *jsonrpc.Conn, ex transport.Exchange, req *jsonrpc.Request) (any, error) {
 	switch req.Method {
 	case mcp.MethodInitialize:
 		var p struct {
@@ -104,9 +108,8 @@ func (f *fixture) legacy(ctx context.Context, conn *jsonrpc.Conn, stream jsonrpc
 			err := conn.Call(ctx, method, params, &out)
 			return out, err
 		}, func() {
-			id, _ := jsonrpc.InboundID(ctx)
-			if !stream.(interface{ CloseRequestStream(jsonrpc.ID) bool }).CloseRequestStream(id) {
-				f.t.Errorf("CloseRequestStream(%s) found no connected stream", id)
+			if ex == nil || !ex.CloseStream() {
+				f.t.Errorf("the exchange of request %s has no connected stream to close", req.ID)
 			}
 		})
 	}
@@ -165,12 +168,9 @@ func (f *fixture) tool(ctx context.Context, name, text string, notify func(strin
 	return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "unknown tool %q", name)
 }
 
-// ServeStandalone serves one modern request.
-func (f *fixture) ServeStandalone(ctx context.Context, req *jsonrpc.Request, header http.Header,
+// ServeRequest serves one modern request.
+func (f *fixture) ServeRequest(ctx context.Context, req *jsonrpc.Request, _ transport.RequestInfo,
 	notify func(context.Context, *jsonrpc.Request) error) *jsonrpc.Response {
-	if f.headers != nil {
-		f.headers <- header.Clone()
-	}
 	result, err := f.modern(ctx, req, notify)
 	if req.IsNotification() {
 		return nil
@@ -280,12 +280,28 @@ func textResult(s string) map[string]any {
 	return map[string]any{"content": []any{map[string]any{"type": "text", "text": s}}}
 }
 
+// recordHeaders passes requests to next, first sending the headers of each
+// modern POST (one with Mcp-Method) to f.headers when it is set.
+func (f *fixture) recordHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if f.headers != nil && r.Method == http.MethodPost && r.Header.Get(headerMethod) != "" {
+			f.headers <- r.Header.Clone()
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // serve starts a Handler for srv on a loopback listener and returns it
-// with the endpoint URL.
+// with the endpoint URL. A fixture sees the headers of modern requests
+// (fixture.headers).
 func serve(t *testing.T, srv Server, opts *HandlerOptions) (*Handler, string) {
 	t.Helper()
 	h := NewHandler(srv, opts)
-	ts := httptest.NewServer(h)
+	var hh http.Handler = h
+	if f, ok := srv.(*fixture); ok {
+		hh = f.recordHeaders(h)
+	}
+	ts := httptest.NewServer(hh)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

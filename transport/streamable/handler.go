@@ -45,8 +45,19 @@ type Handler struct {
 }
 
 // NewHandler returns a Handler serving srv. opts may be nil.
+//
+// To protect the endpoint with OAuth, serve it behind the auth package's
+// middleware (auth.ResourceServer.Handler): the Handler then binds each
+// legacy session to the principal that initialized it (anyone else gets
+// 404), passes the principal of each modern request to the server, checks
+// the scopes each request needs (auth.Authorize) before the server sees
+// it, and answers a handler's auth.InsufficientScopeError with 403 while
+// nothing of the response has been sent.
 func NewHandler(srv Server, opts *HandlerOptions) *Handler {
 	h := &Handler{srv: srv, opts: opts.withDefaults()}
+	if ts, ok := srv.(ToolSchemas); ok && h.opts.ToolInputSchema == nil {
+		h.opts.ToolInputSchema = ts.ToolInputSchema
+	}
 	h.sessions.h = h
 	h.ctx, h.cancel = context.WithCancelCause(context.Background())
 	h.listenCtx, h.listenCancel = context.WithCancelCause(h.ctx)

@@ -8,8 +8,10 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/weftmcp/weft/auth"
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/transport"
 )
 
 // serveLegacyPost serves a POST in the legacy era: an initialize that
@@ -25,7 +27,7 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 			"the Mcp-Session-Id header is missing: start a session with initialize, then send the ID it returns with every request"))
 		return
 	}
-	s := h.sessions.lookup(sid)
+	s := h.sessions.lookupOf(sid, auth.PrincipalFrom(r.Context()))
 	if s == nil {
 		writeError(w, http.StatusNotFound, firstID(p), jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
 		return
@@ -41,6 +43,9 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 			return
 		}
 	}
+	if !authorize(w, r, p) {
+		return
+	}
 	for _, m := range p.msgs {
 		if req, ok := m.(*jsonrpc.Request); ok && req.IsNotification() && req.Method == "notifications/cancelled" {
 			if id, ok := cancelledID(req.Params); ok {
@@ -54,6 +59,7 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 		return
 	}
 	st := newRespStream(h, s, w, p.requests, p.batch)
+	st.reqCtx = r.Context()
 	if dup, err := s.register(st, p.msgs); err != nil {
 		if errors.Is(err, errDuplicateID) {
 			writeError(w, http.StatusBadRequest, dup, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
@@ -67,11 +73,15 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 	st.wait(r.Context(), w)
 }
 
-// initialize starts a legacy session: it mints the session, connects the
-// server to it and answers the initialize request with the session ID.
+// initialize starts a legacy session: it mints the session, bound to the
+// request's principal, connects the server to it and answers the
+// initialize request with the session ID.
 func (h *Handler) initialize(w http.ResponseWriter, r *http.Request, p *post) {
 	req := p.single()
-	s, err := h.sessions.create()
+	if !authorize(w, r, p) {
+		return
+	}
+	s, err := h.sessions.create(auth.PrincipalFrom(r.Context()))
 	if err != nil {
 		if errors.Is(err, errTooManySessions) {
 			w.Header().Set("Retry-After", "10")
@@ -88,6 +98,7 @@ func (h *Handler) initialize(w http.ResponseWriter, r *http.Request, p *post) {
 	defer s.attach()()
 	w.Header().Set(headerSessionID, s.id)
 	st := newRespStream(h, s, w, 1, false)
+	st.reqCtx = r.Context()
 	if _, err := s.register(st, p.msgs); err != nil {
 		writeError(w, http.StatusServiceUnavailable, req.ID, jsonrpc.NewError(codeTransport, "the session ended before it started: %v", err))
 		return
@@ -104,7 +115,7 @@ func (h *Handler) connect(s *session) (err error) {
 			err = fmt.Errorf("the server panicked: %v", v)
 		}
 	}()
-	return h.srv.ConnectStream(h.ctx, s)
+	return h.srv.ConnectSession(h.ctx, s, transport.SessionInfo{ID: s.id, Principal: s.principal})
 }
 
 // serveGet opens a legacy session's GET stream, or resumes a stream with
@@ -119,7 +130,7 @@ func (h *Handler) serveGet(w http.ResponseWriter, r *http.Request) {
 		modernOnly(w, r)
 		return
 	}
-	s := h.sessions.lookup(sid)
+	s := h.sessions.lookupOf(sid, auth.PrincipalFrom(r.Context()))
 	if s == nil {
 		writeError(w, http.StatusNotFound, jsonrpc.ID{}, jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
 		return
@@ -161,7 +172,7 @@ func (h *Handler) serveDelete(w http.ResponseWriter, r *http.Request) {
 		modernOnly(w, r)
 		return
 	}
-	s := h.sessions.lookup(sid)
+	s := h.sessions.lookupOf(sid, auth.PrincipalFrom(r.Context()))
 	if s == nil {
 		writeError(w, http.StatusNotFound, jsonrpc.ID{}, jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
 		return

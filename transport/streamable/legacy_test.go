@@ -2,11 +2,14 @@ package streamable
 
 import (
 	"bytes"
+	"context"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/weftmcp/weft/auth"
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/transport/sse"
@@ -55,6 +58,47 @@ func TestUnknownSessionIs404SessionNotFound(t *testing.T) {
 	}
 	wantError(t, do(t, "GET", url, hdr{"Accept": "text/event-stream", "Mcp-Session-Id": "nope"}, ""), http.StatusNotFound, CodeSessionNotFound)
 	wantError(t, do(t, "DELETE", url, hdr{"Mcp-Session-Id": "nope"}, ""), http.StatusNotFound, CodeSessionNotFound)
+}
+
+func TestASessionAnswersOnlyThePrincipalThatStartedIt(t *testing.T) {
+	f := newFixture(t)
+	h := NewHandler(f, nil)
+	// Authentication as the auth middleware records it, by X-User.
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u := r.Header.Get("X-User"); u != "" {
+			r = r.WithContext(auth.ContextWithTokenInfo(r.Context(), &auth.TokenInfo{Issuer: "https://as.example", Subject: u}))
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		h.Shutdown(context.Background())
+		ts.Close()
+	})
+	as := func(user string, h hdr) hdr {
+		if user != "" {
+			h["X-User"] = user
+		}
+		return h
+	}
+	resp := do(t, "POST", ts.URL, as("alice", legacyHeaders("")), `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	wantResponse(t, resp)
+	sid := resp.Header.Get("Mcp-Session-Id")
+	for _, user := range []string{"bob", ""} {
+		wantError(t, do(t, "POST", ts.URL, as(user, legacyHeaders(sid)), callBody("2", "echo", "x")), http.StatusNotFound, CodeSessionNotFound)
+		wantError(t, do(t, "GET", ts.URL, as(user, hdr{"Accept": "text/event-stream", "Mcp-Session-Id": sid}), ""), http.StatusNotFound, CodeSessionNotFound)
+		wantError(t, do(t, "DELETE", ts.URL, as(user, hdr{"Mcp-Session-Id": sid}), ""), http.StatusNotFound, CodeSessionNotFound)
+	}
+	if r := wantResponse(t, do(t, "POST", ts.URL, as("alice", legacyHeaders(sid)), callBody("3", "echo", "mine"))); r.Error != nil {
+		t.Errorf("Alice's call in her session: %v", r.Error)
+	}
+	wantStatus(t, do(t, "DELETE", ts.URL, as("alice", hdr{"Mcp-Session-Id": sid}), ""), http.StatusNoContent)
+	f.mu.Lock()
+	n := len(f.infos)
+	info := f.infos[0]
+	f.mu.Unlock()
+	if n != 1 || info.ID != sid || info.Principal != "https://as.example#sub:alice" {
+		t.Errorf("the server was told %+v (of %d sessions), want session %s of alice", info, n, sid)
+	}
 }
 
 func TestDeleteEndsSession(t *testing.T) {

@@ -5,8 +5,10 @@ import (
 	"net/http"
 	"runtime/debug"
 
+	"github.com/weftmcp/weft/auth"
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/transport"
 )
 
 // serveModern serves a POST of the modern era: one request that stands
@@ -22,6 +24,9 @@ func (h *Handler) serveModern(w http.ResponseWriter, r *http.Request, p *post) {
 		writeError(w, http.StatusBadRequest, req.ID, jerr)
 		return
 	}
+	if !authorize(w, r, p) {
+		return
+	}
 	// The request ends when the client goes, and on shutdown: at once for a
 	// subscriptions/listen stream, after the grace period for the rest.
 	ctx, cancel := context.WithCancelCause(r.Context())
@@ -33,14 +38,16 @@ func (h *Handler) serveModern(w http.ResponseWriter, r *http.Request, p *post) {
 	stop := context.AfterFunc(end, func() { cancel(context.Cause(end)) })
 	defer stop()
 
+	info := transport.RequestInfo{Principal: auth.PrincipalFrom(r.Context()), Version: r.Header.Get(headerProtocolVersion)}
 	if req.IsNotification() {
-		h.serveStandalone(ctx, r, req, func(context.Context, *jsonrpc.Request) error { return errStreamEnded })
+		h.serveStandalone(ctx, req, info, func(context.Context, *jsonrpc.Request) error { return errStreamEnded })
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
 	st := newRespStream(h, nil, w, 1, false)
-	st.cancel = cancel
-	resp := h.serveStandalone(ctx, r, req, st.notify)
+	st.cancel, st.reqCtx = cancel, r.Context()
+	info.Exchange = exchange{st: st}
+	resp := h.serveStandalone(ctx, req, info, st.notify)
 	if resp == nil {
 		resp = &jsonrpc.Response{ID: req.ID, Error: jsonrpc.NewError(jsonrpc.CodeInternalError, "the server returned no response to %s", req.Method)}
 	}
@@ -56,7 +63,7 @@ func (st *respStream) notify(_ context.Context, n *jsonrpc.Request) error {
 
 // serveStandalone calls the server, turning a panic into an internal error
 // response.
-func (h *Handler) serveStandalone(ctx context.Context, r *http.Request, req *jsonrpc.Request,
+func (h *Handler) serveStandalone(ctx context.Context, req *jsonrpc.Request, info transport.RequestInfo,
 	notify func(context.Context, *jsonrpc.Request) error) (resp *jsonrpc.Response) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -64,5 +71,5 @@ func (h *Handler) serveStandalone(ctx context.Context, r *http.Request, req *jso
 			resp = &jsonrpc.Response{ID: req.ID, Error: jsonrpc.NewError(jsonrpc.CodeInternalError, "internal error: the server failed serving %s", req.Method)}
 		}
 	}()
-	return h.srv.ServeStandalone(ctx, req, r.Header, notify)
+	return h.srv.ServeRequest(ctx, req, info, notify)
 }

@@ -62,6 +62,7 @@ func TestModernHeaderValidation(t *testing.T) {
 	call := modernBody("3", "tools/call", `"name":"echo","arguments":{"text":"x"}`)
 	read := modernBody("4", "resources/read", `"uri":"file:///a b.txt"`)
 	task := modernBody("5", "tasks/get", `"taskId":"t-1"`)
+	result := modernBody("6", "tasks/result", `"taskId":"t-1"`)
 	tests := []struct {
 		name   string
 		mutate func(hdr)
@@ -83,6 +84,10 @@ func TestModernHeaderValidation(t *testing.T) {
 		{"resources/read with another URI", func(h hdr) { h["Mcp-Method"] = "resources/read"; h["Mcp-Name"] = "file:///b" }, read, false},
 		{"tasks/get names the task", func(h hdr) { h["Mcp-Method"] = "tasks/get"; h["Mcp-Name"] = "t-1" }, task, true},
 		{"tasks/get without Mcp-Name", func(h hdr) { h["Mcp-Method"] = "tasks/get"; delete(h, "Mcp-Name") }, task, false},
+		// Only the methods SEP-2663 names mirror taskId (mcp.NameParam):
+		// tasks/result, gone from the modern era, reaches the server, which
+		// answers -32601.
+		{"tasks/result needs no Mcp-Name", func(h hdr) { h["Mcp-Method"] = "tasks/result"; delete(h, "Mcp-Name") }, result, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

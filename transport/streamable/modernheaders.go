@@ -34,7 +34,7 @@ func (h *Handler) checkModernHeaders(r *http.Request, req *jsonrpc.Request, rp *
 	case method != req.Method:
 		return mcp.HeaderMismatchError("Mcp-Method", method, req.Method)
 	}
-	if member := nameMember(req.Method); member != "" {
+	if member := mcp.NameParam(req.Method); member != "" {
 		raw, present := headerValue(r.Header, headerName)
 		switch {
 		case !present && rp.hasName:

@@ -45,8 +45,9 @@ type HandlerOptions struct {
 
 	// ToolInputSchema returns the inputSchema of a tool, for checking the
 	// Mcp-Param-* headers of a modern tools/call against its arguments
-	// (parameters marked x-mcp-header). Nil skips that check. Parsed
-	// schemas are cached per tool until the returned schema changes.
+	// (parameters marked x-mcp-header). Nil means the Server's own
+	// (ToolSchemas), when it has one; otherwise the check is skipped.
+	// Parsed schemas are cached per tool until the returned schema changes.
 	ToolInputSchema func(ctx context.Context, tool string) (stdjson.RawMessage, bool)
 
 	// Logger receives the handler's diagnostics; nil means slog.Default().

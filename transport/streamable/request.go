@@ -42,24 +42,14 @@ func (p *post) single() *jsonrpc.Request {
 type routeParams struct {
 	version    string         // params._meta["io.modelcontextprotocol/protocolVersion"]
 	hasVersion bool           //
-	name       string         // params.name, params.uri or params.taskId: see nameMember
+	name       string         // params.name, params.uri or params.taskId: see mcp.NameParam
 	hasName    bool           //
 	arguments  jsontext.Value // params.arguments (tools/call)
 }
 
-// nameMember returns the params member a method mirrors into Mcp-Name, or ""
-// when the method has no Mcp-Name.
-func nameMember(method string) string {
-	switch {
-	case method == mcp.MethodToolsCall, method == mcp.MethodPromptsGet:
-		return "name"
-	case method == mcp.MethodResourcesRead:
-		return "uri"
-	case strings.HasPrefix(method, "tasks/"):
-		return "taskId"
-	}
-	return ""
-}
+// nameMember is mcp.NameParam, for client_session.go until it calls that
+// directly; delete it then.
+func nameMember(method string) string { return mcp.NameParam(method) }
 
 // readPost reads and decodes a POST body of at most limit bytes. On failure
 // it has already answered the request (413, 400 with -32700 or -32600).
@@ -122,7 +112,7 @@ func scanParams(method string, params []byte) routeParams {
 	if len(params) == 0 || params[0] != '{' {
 		return rp
 	}
-	nameKey := nameMember(method)
+	nameKey := mcp.NameParam(method)
 	sc := scanners.Get().(*scanner)
 	defer scanners.Put(sc)
 	sc.r.Reset(params)

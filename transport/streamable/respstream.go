@@ -41,6 +41,9 @@ type respStream struct {
 	// cancel, for a modern request, cancels the request when the client
 	// can no longer be written to.
 	cancel context.CancelCauseFunc
+	// reqCtx is the context of the POST the stream answers (nil for the
+	// GET stream), whose values the handlers of its requests see.
+	reqCtx context.Context
 
 	mu       sync.Mutex
 	w        http.ResponseWriter // the client connection, nil while none is attached

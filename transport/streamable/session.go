@@ -28,6 +28,7 @@ var ErrSessionEnded = errors.New("streamable: the session has ended")
 type session struct {
 	h          *Handler
 	id         string
+	principal  string       // who initialized the session (auth.PrincipalFrom); only they reach it
 	lastActive atomic.Int64 // unix nanoseconds of the last HTTP activity
 
 	mu       sync.Mutex
@@ -51,15 +52,12 @@ type pendingResponse struct {
 	st *respStream
 }
 
-// newSession returns a session with the given ID.
-func newSession(h *Handler, id string) *session {
-	s := &session{h: h, id: id, nextNum: 1, wake: make(chan struct{}, 1)}
+// newSession returns a session of principal with the given ID.
+func newSession(h *Handler, id, principal string) *session {
+	s := &session{h: h, id: id, principal: principal, nextNum: 1, wake: make(chan struct{}, 1)}
 	s.touch()
 	return s
 }
-
-// SessionID returns the session's Mcp-Session-Id.
-func (s *session) SessionID() string { return s.id }
 
 // touch records activity now.
 func (s *session) touch() { s.lastActive.Store(s.h.sessions.now().UnixNano()) }
@@ -322,15 +320,6 @@ func (s *session) stream(num int64) *respStream {
 		}
 	}
 	return nil
-}
-
-// CloseRequestStream ends the HTTP response carrying the stream of request
-// id without ending the stream: the client reconnects with GET and
-// Last-Event-ID, and receives the rest there. It reports whether the
-// request had a connected stream to close.
-func (s *session) CloseRequestStream(id jsonrpc.ID) bool {
-	st := s.pendingStream(id)
-	return st != nil && st.release()
 }
 
 // Close ends the session from the server's side; later requests naming it

@@ -25,14 +25,14 @@ type sessionTable struct {
 	stopped bool
 }
 
-// create adds a session with a fresh ID, first reclaiming idle sessions if
-// the table is full. It fails when the table stays full.
-func (t *sessionTable) create() (*session, error) {
+// create adds a session of principal with a fresh ID, first reclaiming idle
+// sessions if the table is full. It fails when the table stays full.
+func (t *sessionTable) create(principal string) (*session, error) {
 	max := t.h.opts.MaxSessions
 	if max > 0 && t.len() >= max {
 		t.sweep(t.now())
 	}
-	s := newSession(t.h, newSessionID())
+	s := newSession(t.h, newSessionID(), principal)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.stopped {
@@ -70,6 +70,15 @@ func (t *sessionTable) lookup(id string) *session {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.m[id]
+}
+
+// lookupOf returns the live session with the ID if principal started it, or
+// nil: another principal's session looks exactly like a missing one.
+func (t *sessionTable) lookupOf(id, principal string) *session {
+	if s := t.lookup(id); s != nil && s.principal == principal {
+		return s
+	}
+	return nil
 }
 
 // len returns the number of live sessions.

@@ -40,9 +40,14 @@ func build(ctx context.Context, moduleDir, dir string, impl implementation) (bin
 		if dep.Path != impl.Library {
 			continue
 		}
-		b.LibraryVersion = dep.Version
-		if dep.Replace != nil {
+		switch {
+		case dep.Version == "(devel)", dep.Replace != nil && dep.Replace.Version == "":
+			// The workspace's module, or a replacement by a directory.
+			b.LibraryVersion = "this checkout"
+		case dep.Replace != nil:
 			b.LibraryVersion = dep.Replace.Path + " " + dep.Replace.Version
+		default:
+			b.LibraryVersion = dep.Version
 		}
 		return b, nil
 	}

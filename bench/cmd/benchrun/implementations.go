@@ -13,6 +13,11 @@ type implementation struct {
 	Library string
 	// HTTPArgs are its flags for the throughput runs over HTTP.
 	HTTPArgs []string
+	// TaskArgs are the flags that give it a task runtime on which echo may
+	// run as a 2025-11-25 task, for the task life figure (added to HTTPArgs
+	// over HTTP); nil when it has no tasks, and then that figure is not
+	// measured.
+	TaskArgs []string
 	// SessionArgs are its flags for the idle-session measurement, which
 	// needs a configuration that keeps legacy sessions.
 	SessionArgs []string
@@ -24,6 +29,18 @@ type implementation struct {
 // and the floor last; the report keeps this order.
 func implementations() []implementation {
 	return []implementation{
+		{
+			Name:     "weft",
+			Package:  "./servers/weft",
+			Library:  "github.com/weftmcp/weft",
+			TaskArgs: []string{"-tasks"},
+			Setup: "Typed tool through `server.AddTool` (input schema derived from the argument struct and validated on every call; " +
+				"the handler returns an `*mcp.CallToolResult` holding one text block, as gosdk's does). Stdio: `Server.Run` with " +
+				"`transport.Stdio()`. HTTP: `streamable.NewHandler` with default options, which keeps legacy sessions " +
+				"(`Mcp-Session-Id`) and answers with plain JSON when nothing comes before the response. Logging at Warn level. " +
+				"The task life figure runs it with `-tasks`: a task runtime on the memory store (`tasks.NewMemoryStore`, " +
+				"`tasks.NewMemoryBus`, defaults otherwise) and echo registered with task support optional.",
+		},
 		{
 			Name:    "gosdk",
 			Package: "./servers/gosdk",

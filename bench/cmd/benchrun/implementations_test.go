@@ -9,8 +9,9 @@ import (
 )
 
 // TestEveryImplementationServesTheBenchmark builds every server in the table
-// and puts each through a very short version of every measurement, so a
-// broken server, flag or library upgrade shows here rather than mid-run.
+// and puts each through a very short version of every measurement (the task
+// life too, for those with tasks), so a broken server, flag or library
+// upgrade shows here rather than mid-run.
 func TestEveryImplementationServesTheBenchmark(t *testing.T) {
 	moduleDir, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -31,12 +32,24 @@ func TestEveryImplementationServesTheBenchmark(t *testing.T) {
 				t.Errorf("no version of %s found in the binary", impl.Library)
 			}
 			for _, c := range []cell{{transportStdio, 2}, {transportHTTP, 2}} {
-				r, err := measureThroughput(t.Context(), impl, bin, c, opt)
+				r, err := measureThroughput(t.Context(), impl, bin, c, opt, "")
 				if err != nil {
 					t.Fatalf("%s: %v", c, err)
 				}
 				if r.Requests == 0 || r.Checked != r.Sent {
 					t.Errorf("%s: %d requests in the window, %d of %d answers checked", c, r.Requests, r.Checked, r.Sent)
+				}
+			}
+			if impl.TaskArgs != nil {
+				for _, c := range []cell{{transportStdio, 2}, {transportHTTP, 2}} {
+					r, err := measureTaskLife(t.Context(), impl, bin, c, opt, "")
+					if err != nil {
+						t.Fatalf("task life, %s: %v", c, err)
+					}
+					if r.Requests == 0 || r.Checked != r.Sent || r.PollsPerTask < 1 {
+						t.Errorf("task life, %s: %d tasks in the window, %d of %d checked, %.2f polls per task",
+							c, r.Requests, r.Checked, r.Sent, r.PollsPerTask)
+					}
 				}
 			}
 			s, err := measureSessions(t.Context(), impl, bin, 5)

@@ -35,11 +35,15 @@ func main() {
 		only    = flag.String("only", "", "comma-separated implementations to run (default: all)")
 		out     = flag.String("out", "RESULTS.md", "report file, relative to the bench directory")
 		timeout = flag.Duration("timeout", 30*time.Minute, "stop the whole run after this long")
+		from    = flag.String("from", "", "measure nothing: write the report again from this raw results file (results/raw/*.json), "+
+			"for instance after editing "+findingsFile)
 	)
 	flag.IntVar(&s.Rounds, "rounds", 5, "rounds; every figure is a median over them")
 	flag.DurationVar(&s.Warmup, "warmup", 500*time.Millisecond, "warm-up of each row, not measured")
 	flag.DurationVar(&s.Window, "window", 2*time.Second, "measured window of each row")
 	flag.IntVar(&s.Sessions, "sessions", 1000, "idle legacy sessions opened for the memory figure")
+	flag.StringVar(&s.ProfileDir, "cpuprofile", "", "have every server write a CPU profile of each row into this directory "+
+		"(profiling costs CPU: use it to find causes, not for the figures)")
 	flag.Parse()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 
@@ -48,7 +52,13 @@ func main() {
 	ctx, cancel := context.WithTimeoutCause(ctx, *timeout, fmt.Errorf("the run took longer than -timeout %s", *timeout))
 	defer cancel()
 
-	if err := run(ctx, logger, s, *only, *out); err != nil {
+	var err error
+	if *from != "" {
+		err = rewrite(logger, *from, *out)
+	} else {
+		err = run(ctx, logger, s, *only, *out)
+	}
+	if err != nil {
 		logger.Error("benchmark failed", "err", err)
 		cancel()
 		stop()
@@ -75,6 +85,14 @@ func run(ctx context.Context, logger *slog.Logger, s settings, only, out string)
 	r := &results{Started: time.Now(), Settings: s, Impls: impls, Binaries: map[string]binary{}}
 	r.Machine = describeMachine(ctx, moduleDir)
 
+	if s.ProfileDir != "" {
+		if s.ProfileDir, err = filepath.Abs(s.ProfileDir); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(s.ProfileDir, 0o755); err != nil {
+			return fmt.Errorf("make the profile directory: %w", err)
+		}
+	}
 	binDir := filepath.Join(moduleDir, "..", ".cache", "bench", "bin")
 	for _, impl := range impls {
 		logger.Info("building", "impl", impl.Name, "into", binDir)
@@ -82,22 +100,42 @@ func run(ctx context.Context, logger *slog.Logger, s settings, only, out string)
 			return err
 		}
 	}
+	rows := len(cells()) * len(impls)
+	for _, impl := range impls {
+		if impl.TaskArgs != nil {
+			rows += len(cells())
+		}
+	}
 	perRow := s.Warmup + s.Window
-	logger.Info("measuring", "rounds", s.Rounds, "rows", len(cells())*len(impls),
-		"expected", (time.Duration(s.Rounds*len(cells())*len(impls))*perRow).Round(time.Second).String()+" plus start-up and idle sessions")
+	logger.Info("measuring", "rounds", s.Rounds, "rows", rows,
+		"expected", (time.Duration(s.Rounds*rows)*perRow).Round(time.Second).String()+" plus start-up and idle sessions")
 
 	opt := loadgen.Options{Warmup: s.Warmup, Window: s.Window}
 	for round := range s.Rounds {
 		order := rotate(impls, round)
 		for _, c := range cells() {
 			for _, impl := range order {
-				res, err := measureThroughput(ctx, impl, r.Binaries[impl.Name], c, opt)
+				res, err := measureThroughput(ctx, impl, r.Binaries[impl.Name], c, opt, s.profile("echo", impl, c, round))
 				if err != nil {
 					return fmt.Errorf("round %d, %s, %s: %w", round+1, c, impl.Name, err)
 				}
 				logger.Info("row", "round", round+1, "cell", c.String(), "impl", impl.Name,
 					"req/s", int(res.PerSecond), "p50", res.P50, "p99", res.P99, "cpu/req", res.CPUPerRequest, "checked", res.Checked)
 				r.Throughput = append(r.Throughput, throughputRun{Round: round + 1, Impl: impl.Name, Cell: c, Result: res})
+			}
+		}
+		for _, c := range cells() {
+			for _, impl := range order {
+				if impl.TaskArgs == nil {
+					continue
+				}
+				res, err := measureTaskLife(ctx, impl, r.Binaries[impl.Name], c, opt, s.profile("tasks", impl, c, round))
+				if err != nil {
+					return fmt.Errorf("round %d, task life, %s, %s: %w", round+1, c, impl.Name, err)
+				}
+				logger.Info("task life", "round", round+1, "cell", c.String(), "impl", impl.Name,
+					"tasks/s", int(res.PerSecond), "p50", res.P50, "p99", res.P99, "cpu/task", res.CPUPerRequest, "polls/task", res.PollsPerTask)
+				r.TaskLife = append(r.TaskLife, taskRun{Round: round + 1, Impl: impl.Name, Cell: c, Result: res})
 			}
 		}
 		for _, impl := range order {
@@ -114,19 +152,75 @@ func run(ctx context.Context, logger *slog.Logger, s settings, only, out string)
 	if err := writeRaw(moduleDir, r); err != nil {
 		return err
 	}
+	path, err := publish(moduleDir, r, out)
+	if err != nil {
+		return err
+	}
+	logger.Info("done", "report", path, "took", r.Elapsed.Round(time.Second))
+	return nil
+}
+
+// rewrite writes the report again from the raw results in file, with the
+// findings as they are now.
+func rewrite(logger *slog.Logger, file, out string) error {
+	moduleDir, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	if err := checkModuleDir(moduleDir); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return fmt.Errorf("read the raw results: %w", err)
+	}
+	var r results
+	if err := json.Unmarshal(data, &r); err != nil {
+		return fmt.Errorf("%s holds no raw results: %w", file, err)
+	}
+	path, err := publish(moduleDir, &r, out)
+	if err != nil {
+		return err
+	}
+	logger.Info("rewritten", "report", path, "from", file)
+	return nil
+}
+
+// publish writes the report of r, with the findings of findings.md, to out
+// (relative to moduleDir), and returns its path.
+func publish(moduleDir string, r *results, out string) (string, error) {
+	var err error
+	if r.Findings, err = readFindings(moduleDir); err != nil {
+		return "", err
+	}
 	var report bytes.Buffer
 	if err := writeReport(&report, r); err != nil {
-		return err
+		return "", err
 	}
 	path := out
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(moduleDir, out)
 	}
 	if err := os.WriteFile(path, report.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("write the report: %w", err)
+		return "", fmt.Errorf("write the report: %w", err)
 	}
-	logger.Info("done", "report", path, "took", r.Elapsed.Round(time.Second))
-	return nil
+	return path, nil
+}
+
+// findingsFile holds the hand-written analysis the report includes.
+const findingsFile = "findings.md"
+
+// readFindings returns the contents of findings.md in the bench directory,
+// or "" if there is none.
+func readFindings(moduleDir string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(moduleDir, findingsFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", findingsFile, err)
+	}
+	return strings.TrimSpace(string(data)), nil
 }
 
 // checkModuleDir makes sure dir is the bench module's root.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/weftmcp/weft/bench/internal/loadgen"
 	"github.com/weftmcp/weft/bench/internal/mcpwire"
 )
 
@@ -21,6 +22,10 @@ func writeReport(w io.Writer, r *results) error {
 	if !r.has(subject) {
 		p("> **Partial run: %s is not in it.** This run compares %s only; the targets, which are about %s, are not evaluated.\n\n",
 			subject, implNames(r), subject)
+	}
+	if r.Settings.ProfileDir != "" {
+		p("> **Profiled run.** Every server wrote a CPU profile (to `%s`), which costs CPU: the figures are for finding causes, not for comparing.\n\n",
+			r.Settings.ProfileDir)
 	}
 	p("Run on %s, taking %s: %d rounds; in each round every implementation serves every row on a fresh process, "+
 		"in an order that rotates each round, with %s of warm-up then %s measured. Figures are medians over the rounds.\n\n",
@@ -100,6 +105,8 @@ func writeReport(w io.Writer, r *results) error {
 		p("\n")
 	}
 
+	writeTaskLife(p, r)
+
 	if checks := evaluateTargets(r); len(checks) > 0 {
 		met := 0
 		for _, c := range checks {
@@ -115,6 +122,10 @@ func writeReport(w io.Writer, r *results) error {
 			}
 			p("| %s | %s | %s |\n", c.Target, c.Measured, mark)
 		}
+	}
+
+	if r.Findings != "" {
+		p("\n## Profile findings\n\n<!-- From %s, written by hand. -->\n\n%s\n", findingsFile, r.Findings)
 	}
 
 	p("\n## Method\n\n")
@@ -141,10 +152,46 @@ func writeReport(w io.Writer, r *results) error {
 		sessionGOGC, 2*r.Settings.Sessions, r.Settings.Sessions, r.Settings.Sessions)
 	p("- **Rounds.** Implementations are interleaved within each row and round, the order rotating every round, so drift on the " +
 		"machine hits all alike; medians over rounds are reported. Raw figures of every round are in `results/raw/` (not committed).\n")
-	p("\nReproduce: `cd bench && go run ./cmd/benchrun` (flags: `-rounds`, `-warmup`, `-window`, `-sessions`, `-only`).\n")
+	p("\nReproduce: `cd bench && go run ./cmd/benchrun` (flags: `-rounds`, `-warmup`, `-window`, `-sessions`, `-only`, " +
+		"and `-cpuprofile DIR` for a CPU profile of every server row).\n")
 
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeTaskLife writes the task life figure of the implementations that
+// have tasks, if any took part.
+func writeTaskLife(p func(string, ...any), r *results) {
+	impls := r.taskImpls()
+	if len(impls) == 0 {
+		return
+	}
+	p("\n## Task life (memory store, medians)\n\n")
+	p("One unit is an echo call taken through a 2025-11-25 task's whole life: `tools/call` with the `task` param (answered at once " +
+		"with the created task), `tasks/get` until it is `completed` (polls back to back, no waiting), then `tasks/result` for the " +
+		"echo's answer, checked, with its related-task `_meta`. So a unit is at least three requests. Each row is measured like the " +
+		"throughput rows (fresh server started with its task flags, same warm-up, window and rounds). The last columns divide the " +
+		"server CPU per task by the server CPU per plain echo call of each implementation on the same row.\n\n")
+	p("| transport | in flight | implementation | tasks/s | p50 | p99 | server CPU/task | polls/task |")
+	for _, other := range r.Impls {
+		p(" vs %s echo call |", other.Name)
+	}
+	p("\n|---|---:|---|---:|---:|---:|---:|---:|%s\n", strings.Repeat("---:|", len(r.Impls)))
+	for _, c := range cells() {
+		for _, impl := range impls {
+			med := func(v func(rowResult) float64) float64 { return r.taskMedian(impl.Name, c, v) }
+			cpu := med(func(x rowResult) float64 { return float64(x.CPUPerRequest) })
+			p("| %s | %d | %s (`%s`) | %s | %s | %s | %s | %.2f |", c.Transport, c.InFlight, impl.Name, strings.Join(impl.TaskArgs, " "),
+				formatRate(med(func(x rowResult) float64 { return x.PerSecond })),
+				formatDuration(med(func(x rowResult) float64 { return float64(x.P50) })),
+				formatDuration(med(func(x rowResult) float64 { return float64(x.P99) })),
+				formatDuration(cpu), med(func(x rowResult) float64 { return x.PollsPerTask }))
+			for _, other := range r.Impls {
+				p(" %s |", formatRatio(cpu, r.throughputMedian(other.Name, c, func(x loadgen.Result) float64 { return float64(x.CPUPerRequest) })))
+			}
+			p("\n")
+		}
+	}
 }
 
 // implNames lists the run's implementations, comma separated.

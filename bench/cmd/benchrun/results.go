@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -13,6 +15,16 @@ type settings struct {
 	Warmup   time.Duration
 	Window   time.Duration
 	Sessions int
+	// ProfileDir, when set, is where the servers write CPU profiles.
+	ProfileDir string `json:",omitempty"`
+}
+
+// profile returns the CPU profile file of one row, or "" when not profiling.
+func (s settings) profile(load string, impl implementation, c cell, round int) string {
+	if s.ProfileDir == "" {
+		return ""
+	}
+	return filepath.Join(s.ProfileDir, fmt.Sprintf("%s-%s-%s-%d-round%d.prof", impl.Name, load, c.Transport, c.InFlight, round+1))
 }
 
 // throughputRun is one cell measured for one implementation in one round.
@@ -21,6 +33,15 @@ type throughputRun struct {
 	Impl   string
 	Cell   cell
 	Result loadgen.Result
+}
+
+// taskRun is one cell of the task life figure measured for one
+// implementation in one round.
+type taskRun struct {
+	Round  int
+	Impl   string
+	Cell   cell
+	Result rowResult
 }
 
 // sessionRun is one idle-session measurement.
@@ -40,7 +61,11 @@ type results struct {
 	Impls      []implementation
 	Binaries   map[string]binary
 	Throughput []throughputRun
+	TaskLife   []taskRun
 	Sessions   []sessionRun
+	// Findings is the hand-written analysis in findings.md (what profiles
+	// showed, what was fixed, what is left), included in the report.
+	Findings string `json:"-"`
 }
 
 // has reports whether implementation name took part in the run.
@@ -57,6 +82,22 @@ func (r *results) throughputMedian(impl string, c cell, value func(loadgen.Resul
 		}
 	}
 	return median(xs)
+}
+
+// taskMedian is the median over rounds of value for impl's task lives in cell.
+func (r *results) taskMedian(impl string, c cell, value func(rowResult) float64) float64 {
+	var xs []float64
+	for _, run := range r.TaskLife {
+		if run.Impl == impl && run.Cell == c {
+			xs = append(xs, value(run.Result))
+		}
+	}
+	return median(xs)
+}
+
+// taskImpls lists the run's implementations that have tasks, in table order.
+func (r *results) taskImpls() []implementation {
+	return slices.DeleteFunc(slices.Clone(r.Impls), func(i implementation) bool { return i.TaskArgs == nil })
 }
 
 // sessionMedian is the median over rounds of the memory per idle session of impl.

@@ -67,24 +67,47 @@ func evaluateTargets(r *results) []targetCheck {
 			if !r.has(gain.peer) {
 				continue
 			}
-			checks = append(checks, ratioCheck(fmt.Sprintf("%s: server CPU/req ≤ 1/%.0f of %s", c, gain.min, gain.peer),
-				mine(cpu), theirs(gain.peer, cpu), 1/gain.min))
+			check := ratioCheck(fmt.Sprintf("%s: server CPU/req ≤ 1/%.0f of %s", c, gain.min, gain.peer),
+				mine(cpu), theirs(gain.peer, cpu), 1/gain.min)
+			if need, floor := theirs(gain.peer, cpu)/gain.min, theirs("bare", cpu); !check.Met && r.has("bare") && need < floor {
+				// The target asks for less than the floor: say so.
+				check.Measured += fmt.Sprintf("; it needs %s, %s bare's %s, since %s is only %s bare",
+					formatDuration(need), formatRatio(need, floor), formatDuration(floor), gain.peer, formatRatio(theirs(gain.peer, cpu), floor))
+			}
+			checks = append(checks, check)
 		}
 	}
 	perSession := r.sessionMedian(subject, func(s sessionResult) float64 { return s.PerSession })
-	checks = append(checks, targetCheck{
+	sessions := targetCheck{
 		Target:   fmt.Sprintf("memory per idle legacy HTTP session ≤ %s", formatBytes(maxSessionBytes)),
 		Measured: formatBytes(perSession),
 		Met:      perSession <= maxSessionBytes,
-	})
+	}
+	if !sessions.Met {
+		sessions.Measured += " (" + formatOver(perSession/maxSessionBytes) + " over)"
+	}
+	checks = append(checks, sessions)
 	return checks
 }
 
-// ratioCheck checks mine/theirs ≤ limit.
+// formatOver prints by how much a figure x times its limit is over it:
+// whole percent, or one decimal below 10%.
+func formatOver(x float64) string {
+	if over := 100 * (x - 1); over < 10 {
+		return fmt.Sprintf("%.1f%%", over)
+	}
+	return fmt.Sprintf("%.0f%%", 100*(x-1))
+}
+
+// ratioCheck checks mine/theirs ≤ limit, saying by how much a miss misses.
 func ratioCheck(target string, mine, theirs, limit float64) targetCheck {
-	return targetCheck{
+	c := targetCheck{
 		Target:   target,
 		Measured: formatRatio(mine, theirs),
 		Met:      theirs > 0 && mine/theirs <= limit,
 	}
+	if theirs > 0 && !c.Met {
+		c.Measured += " (" + formatOver(mine/theirs/limit) + " over)"
+	}
+	return c
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/weftmcp/weft/bench/internal/loadgen"
 	"github.com/weftmcp/weft/bench/internal/mcpwire"
@@ -33,30 +34,73 @@ func cells() []cell {
 	}
 }
 
-// measureThroughput starts a fresh server for c, loads it and stops it.
-func measureThroughput(ctx context.Context, impl implementation, bin binary, c cell, opt loadgen.Options) (loadgen.Result, error) {
+// workload is what the calls of a row are.
+type workload int
+
+const (
+	// echoCalls are plain tools/call of echo.
+	echoCalls workload = iota
+	// taskLives take each echo call through a task's whole life (see
+	// mcpwire.TaskSession), on a server started with its TaskArgs.
+	taskLives
+)
+
+// rowResult is one row measured.
+type rowResult struct {
+	loadgen.Result
+	// PollsPerTask is the mean number of tasks/get per task (task lives only).
+	PollsPerTask float64 `json:",omitzero"`
+}
+
+// measureThroughput starts a fresh server for c, loads it with echo calls
+// and stops it. A non-empty profile is the file the server writes its CPU
+// profile to.
+func measureThroughput(ctx context.Context, impl implementation, bin binary, c cell, opt loadgen.Options, profile string) (loadgen.Result, error) {
+	r, err := measureRow(ctx, impl, bin, c, opt, echoCalls, profile)
+	return r.Result, err
+}
+
+// measureTaskLife starts a fresh server for c with impl's TaskArgs, loads it
+// with task lives and stops it; profile is as for measureThroughput.
+func measureTaskLife(ctx context.Context, impl implementation, bin binary, c cell, opt loadgen.Options, profile string) (rowResult, error) {
+	return measureRow(ctx, impl, bin, c, opt, taskLives, profile)
+}
+
+// measureRow starts a fresh server for c, loads it with w and stops it;
+// profile is as for measureThroughput.
+func measureRow(ctx context.Context, impl implementation, bin binary, c cell, opt loadgen.Options, w workload, profile string) (rowResult, error) {
 	opt.InFlight = c.InFlight
+	var args []string
+	if w == taskLives {
+		args = slices.Clone(impl.TaskArgs)
+	}
+	if profile != "" {
+		args = append(args, "-cpuprofile", profile)
+	}
 	var (
 		server  *proc.Process
-		session loadgen.Session
+		session interface {
+			loadgen.Session
+			mcpwire.Caller
+		}
 		release = func() {}
 	)
 	switch c.Transport {
 	case transportStdio:
-		p, toServer, fromServer, err := proc.StartStdio(proc.Command{Path: bin.Path})
+		p, toServer, fromServer, err := proc.StartStdio(proc.Command{Path: bin.Path, Args: args})
 		if err != nil {
-			return loadgen.Result{}, err
+			return rowResult{}, err
 		}
 		server = p
 		s, err := mcpwire.NewStdio(ctx, fromServer, toServer)
 		if err != nil {
-			return loadgen.Result{}, withServer(err, server)
+			return rowResult{}, withServer(err, server)
 		}
 		session = s
 	case transportHTTP:
-		p, url, err := proc.StartHTTP(ctx, proc.Command{Path: bin.Path, Args: impl.HTTPArgs})
+		p, url, err := proc.StartHTTP(ctx, proc.Command{Path: bin.Path, Args: append(slices.Clone(impl.HTTPArgs), args...)})
 		if err != nil {
-			return loadgen.Result{}, err
+			return rowResult{}, err
 		}
 		server = p
 		client := mcpwire.NewHTTPClient(c.InFlight)
@@ -66,22 +110,34 @@ func measureThroughput(ctx context.Context, impl implementation, bin binary, c c
 		s, err := mcpwire.DialHTTP(ctx, client, url)
 		if err != nil {
 			release()
-			return loadgen.Result{}, withServer(err, server)
+			return rowResult{}, withServer(err, server)
 		}
 		session = s
 	default:
-		return loadgen.Result{}, fmt.Errorf("unknown transport %q", c.Transport)
+		return rowResult{}, fmt.Errorf("unknown transport %q", c.Transport)
 	}
 
-	r, err := loadgen.Run(ctx, session, server, opt)
+	var (
+		load  loadgen.Session = session
+		tasks *mcpwire.TaskSession
+	)
+	if w == taskLives {
+		tasks = mcpwire.NewTaskSession(session)
+		load = tasks
+	}
+	r, err := loadgen.Run(ctx, load, server, opt)
 	release()
 	if err != nil {
-		return loadgen.Result{}, withServer(err, server)
+		return rowResult{}, withServer(err, server)
 	}
 	if err := server.Stop(); err != nil {
-		return loadgen.Result{}, err
+		return rowResult{}, err
 	}
-	return r, nil
+	res := rowResult{Result: r}
+	if tasks != nil {
+		res.PollsPerTask = tasks.PollsPerTask()
+	}
+	return res, nil
 }
 
 // withServer stops server after err and adds what it wrote to standard error.

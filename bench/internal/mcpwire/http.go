@@ -77,20 +77,26 @@ func (s *HTTPSession) ID() string { return s.sessionID }
 // Echo calls the echo tool with text. It returns nil only when the answer is
 // a successful result whose only content is a text block equal to text.
 func (s *HTTPSession) Echo(ctx context.Context, text string) error {
-	id := s.nextID.Add(1)
-	data, err := encodeRequest(id, "tools/call", echoParams{Name: ToolName, Arguments: echoArgs{Text: text}})
-	if err != nil {
-		return err
-	}
-	env, _, err := s.post(ctx, data, id)
-	if err != nil {
-		return err
-	}
-	result, err := resultOf(env, "tools/call")
+	result, err := s.Call(ctx, "tools/call", echoParams{Name: ToolName, Arguments: echoArgs{Text: text}})
 	if err != nil {
 		return err
 	}
 	return checkEcho(result, text)
+}
+
+// Call sends one request, each in its own POST, and returns its result; an
+// error answer is an error.
+func (s *HTTPSession) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	id := s.nextID.Add(1)
+	data, err := encodeRequest(id, method, params)
+	if err != nil {
+		return nil, err
+	}
+	env, _, err := s.post(ctx, data, id)
+	if err != nil {
+		return nil, err
+	}
+	return resultOf(env, method)
 }
 
 // post sends one message. For a request (id > 0) it returns the answer with

@@ -20,6 +20,8 @@ type incoming struct {
 		Arguments struct {
 			Text string `json:"text"`
 		} `json:"arguments"`
+		Task   *struct{} `json:"task"`   // a task-augmented tools/call
+		TaskID string    `json:"taskId"` // tasks/get, tasks/result
 	} `json:"params"`
 }
 

@@ -43,7 +43,7 @@ func NewStdio(ctx context.Context, fromServer io.Reader, toServer io.Writer) (*S
 	}
 	go s.read(fromServer)
 
-	result, err := s.call(ctx, "initialize", json.RawMessage(initializeParams))
+	result, err := s.Call(ctx, "initialize", json.RawMessage(initializeParams))
 	if err != nil {
 		return nil, err
 	}
@@ -59,15 +59,16 @@ func NewStdio(ctx context.Context, fromServer io.Reader, toServer io.Writer) (*S
 // Echo calls the echo tool with text. It returns nil only when the answer is
 // a successful result whose only content is a text block equal to text.
 func (s *StdioSession) Echo(ctx context.Context, text string) error {
-	result, err := s.call(ctx, "tools/call", echoParams{Name: ToolName, Arguments: echoArgs{Text: text}})
+	result, err := s.Call(ctx, "tools/call", echoParams{Name: ToolName, Arguments: echoArgs{Text: text}})
 	if err != nil {
 		return err
 	}
 	return checkEcho(result, text)
 }
 
-// call sends one request and waits for its answer.
-func (s *StdioSession) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+// Call sends one request, waits for its answer and returns its result; an
+// error answer is an error.
+func (s *StdioSession) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	id := s.nextID.Add(1)
 	data, err := encodeRequest(id, method, params)
 	if err != nil {

@@ -77,7 +77,7 @@ func classify(ctx context.Context, err error) error {
 	switch {
 	case err == nil || errors.As(err, &ee):
 		return err
-	case errors.Is(err, store.ErrBadSpec):
+	case errors.Is(err, store.ErrBadSpec), errors.Is(err, store.ErrBadSettings):
 		return &exitError{code: ExitUsage, err: err}
 	case ctx.Err() != nil:
 		return &exitError{code: ExitInterrupted, err: fmt.Errorf("interrupted: %w", err)}

@@ -24,6 +24,11 @@ pollable and cancellable, and cancelling the task cancels the call on the
 wrapped server. Progress and the wrapped server's questions (elicitation,
 sampling) reach the client whose call they belong to.
 
+Proxies on the same store share their tasks (see weft serve --help for
+--instance and --lease). A proxied call is not known to be safe to repeat,
+so the task of a proxy that is lost is not run again: another proxy fails
+it, saying so.
+
 The proxy stops when the wrapped server exits, and on SIGINT or SIGTERM.`,
 		Example: `  weft proxy -- npx -y @modelcontextprotocol/server-everything
   weft proxy --http 127.0.0.1:9000 --store memory -- weft serve --stdio
@@ -36,7 +41,7 @@ The proxy stops when the wrapped server exits, and on SIGINT or SIGTERM.`,
 			ctx, cancel := context.WithCancelCause(cmd.Context())
 			defer cancel(nil)
 			logger := e.logger()
-			rt, err := store.OpenRuntime(ctx, f.store, logger)
+			rt, err := store.OpenRuntime(ctx, f.store, f.settings, logger)
 			if err != nil {
 				return err
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/weftmcp/weft/cmd/weft/internal/httpserve"
 	"github.com/weftmcp/weft/cmd/weft/internal/store"
 	"github.com/weftmcp/weft/server"
+	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/transport"
 )
 
@@ -23,6 +24,7 @@ type listenFlags struct {
 	stdio     bool
 	readyFile string
 	store     string
+	settings  store.Settings
 }
 
 // add declares the flags on cmd; withStdio adds --stdio.
@@ -33,13 +35,17 @@ func (f *listenFlags) add(cmd *cobra.Command, withStdio bool) {
 	}
 	cmd.Flags().StringVar(&f.readyFile, "ready-file", "", "with --http, write the endpoint's URL to this file once listening (for scripts)")
 	cmd.Flags().StringVar(&f.store, "store", "", store.Usage)
+	cmd.Flags().StringVar(&f.settings.Instance, "instance", "",
+		"this server's name among the servers sharing the store: the owner of the tasks it runs, shown in logs and in the message of a task failed because this server was lost (default: random)")
+	cmd.Flags().DurationVar(&f.settings.Lease, "lease", 0,
+		fmt.Sprintf("how long the lease on a running task lasts unrenewed: this server renews its leases every third of it and looks for lapsed ones as often (at least every 5s), so another server sharing the store recovers the tasks of a lost one within 4/3 of it; at least %v (default %v)", store.MinLease, tasks.DefaultLease))
 }
 
 func newServe(e *env) *cobra.Command {
 	var f listenFlags
 	cmd := &cobra.Command{
-		Use:   "serve (--http ADDR | --stdio) [--store STORE]",
-		Short: "Serve the example server: echo, sleep, confirm and fail",
+		Use:   "serve (--http ADDR | --stdio) [--store STORE] [--instance NAME] [--lease DURATION]",
+		Short: "Serve the example server: echo, sleep, confirm, fail and once",
 		Long: `Serve the example MCP server over Streamable HTTP (every protocol version on
 one endpoint, /mcp) or stdio. Its tools:
 
@@ -47,13 +53,21 @@ one endpoint, /mcp) or stdio. Its tools:
   sleep {seconds}     sleeps, reporting progress every second; may run as a task
   confirm {question}  asks the user through the client (elicitation); may run as a task
   fail {message}      returns a tool error
+  once {seconds}      sleeps as sleep does; may run as a task, which is never run twice
 
 Tasks are kept in the store (--store), by default an SQLite file in your data
 folder, so they outlive the process. SIGINT or SIGTERM stops the server
-gracefully: calls in flight get a few seconds to finish.`,
+gracefully: calls in flight get a few seconds to finish.
+
+Servers on the same SQLite file or Redis share their tasks: any of them reads,
+answers or cancels a task another runs. Each holds a lease on the tasks it
+runs (--lease); when a server is lost (killed, hung, cut off from the store),
+another notices its lapsed leases and runs its sleep and confirm tasks again
+(replaying the answers already given), while a once task fails, saying that
+its server was lost. Give each server its own --instance name.`,
 		Example: `  weft serve --http 127.0.0.1:8080
   weft serve --http 127.0.0.1:8080 --store memory
-  weft serve --http 0.0.0.0:8080 --store redis://127.0.0.1:6379/0
+  weft serve --http 0.0.0.0:8080 --store redis://127.0.0.1:6379/0 --instance "$(hostname)" --lease 10s
   weft serve --stdio --store sqlite:./tasks.db`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
@@ -61,7 +75,7 @@ gracefully: calls in flight get a few seconds to finish.`,
 				return usageError("give exactly one of --http ADDR or --stdio")
 			}
 			logger := e.logger()
-			rt, err := store.OpenRuntime(cmd.Context(), f.store, logger)
+			rt, err := store.OpenRuntime(cmd.Context(), f.store, f.settings, logger)
 			if err != nil {
 				return err
 			}

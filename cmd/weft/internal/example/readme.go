@@ -13,8 +13,10 @@ const ReadmeURI = "weft://example/readme"
 // readme is the text of the resource at ReadmeURI.
 const readme = `weft example server
 
-Tools: echo {text}, sleep {seconds}, confirm {question}, fail {message}.
-sleep and confirm may run as tasks: durable, pollable and cancellable.
+Tools: echo {text}, sleep {seconds}, confirm {question}, fail {message},
+once {seconds}.
+sleep, confirm and once may run as tasks: durable, pollable and cancellable.
+A task whose server is lost runs again on another, except once's, which fails.
 `
 
 // addReadme registers the resource that describes the example server.

@@ -13,7 +13,7 @@ var Info = mcp.Implementation{Name: "weft-example", Version: "1.0.0"}
 
 // instructions tell a client's model what the example server is for.
 const instructions = "An example weft server. echo returns its text; sleep waits (run it as a task to poll, watch or cancel it); " +
-	"confirm asks the user a yes/no question; fail always fails."
+	"confirm asks the user a yes/no question; fail always fails; once waits as sleep does, but its task is never run twice."
 
 // New returns the example server with every tool, resource and prompt
 // registered. opts must set Tasks, the runtime sleep and confirm run on as
@@ -28,8 +28,9 @@ func New(opts *server.Options) *server.Server {
 		logger = slog.Default()
 	}
 	addSleep(s, logger)
-	addConfirm(s)
+	addConfirm(s, logger)
 	addFail(s)
+	addOnce(s, logger)
 	addReadme(s)
 	addGreet(s)
 	return s
@@ -41,4 +42,11 @@ func New(opts *server.Options) *server.Server {
 // replaying the answers the user already gave.
 func asTask() server.ToolOption {
 	return server.Tasks(server.TaskConfig{Support: mcp.TaskSupportOptional, Recovery: tasks.Policy{Rerun: true}})
+}
+
+// asOnceTask lets a client run the tool as a task that is not run again:
+// when the instance running it is lost, another instance fails it, saying
+// so in its statusMessage (the engine's default policy).
+func asOnceTask() server.ToolOption {
+	return server.Tasks(server.TaskConfig{Support: mcp.TaskSupportOptional})
 }

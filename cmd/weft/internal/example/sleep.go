@@ -20,18 +20,34 @@ type SleepIn struct {
 
 // addSleep registers sleep, which waits the given seconds, reporting
 // progress after each one, and stops as soon as it is cancelled, saying
-// so to logger.
+// so to logger. It is safe to repeat.
 func addSleep(s *server.Server, logger *slog.Logger) {
 	server.AddTool(s, &mcp.Tool{
 		Name:        "sleep",
 		Title:       "Sleep",
 		Description: "Sleeps for the given number of seconds, reporting progress every second. Run it as a task to poll, watch or cancel it.",
 	}, func(ctx context.Context, req *server.Request, in SleepIn) (string, error) {
-		return sleep(ctx, req, in, logger)
+		return sleep(ctx, req, in, "sleep", logger)
 	}, asTask())
 }
 
-func sleep(ctx context.Context, req *server.Request, in SleepIn, logger *slog.Logger) (string, error) {
+// addOnce registers once, which sleeps as sleep does but stands for work
+// that must not be done twice: its task is not run again when the server
+// running it is lost, but fails.
+func addOnce(s *server.Server, logger *slog.Logger) {
+	server.AddTool(s, &mcp.Tool{
+		Name:  "once",
+		Title: "Once",
+		Description: "Sleeps as sleep does, but is not safe to repeat (it stands for work with side effects): " +
+			"if the server running its task is lost, the task fails instead of running again.",
+	}, func(ctx context.Context, req *server.Request, in SleepIn) (string, error) {
+		return sleep(ctx, req, in, "once", logger)
+	}, asOnceTask())
+}
+
+// sleep sleeps, reporting progress every second, until in.Seconds have
+// passed or ctx ends; then it tells logger that the tool stopped early.
+func sleep(ctx context.Context, req *server.Request, in SleepIn, tool string, logger *slog.Logger) (string, error) {
 	if in.Seconds < 0 || in.Seconds > MaxSleep {
 		return "", fmt.Errorf("seconds must be between 0 and %d, not %d", MaxSleep, in.Seconds)
 	}
@@ -40,8 +56,8 @@ func sleep(ctx context.Context, req *server.Request, in SleepIn, logger *slog.Lo
 	for done := 1; done <= in.Seconds; done++ {
 		select {
 		case <-ctx.Done():
-			logger.Info("sleep stopped early", "slept", done-1, "of", in.Seconds, "cause", context.Cause(ctx))
-			return "", fmt.Errorf("sleep stopped after %d of %d seconds: %w", done-1, in.Seconds, context.Cause(ctx))
+			logger.Info(tool+" stopped early", "slept", done-1, "of", in.Seconds, "cause", context.Cause(ctx))
+			return "", fmt.Errorf("%s stopped after %d of %d seconds: %w", tool, done-1, in.Seconds, context.Cause(ctx))
 		case <-tick.C:
 		}
 		if err := req.Progress(ctx, float64(done), float64(in.Seconds), fmt.Sprintf("slept %d of %d seconds", done, in.Seconds)); err != nil {

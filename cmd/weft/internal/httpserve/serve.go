@@ -43,7 +43,7 @@ func URL(ln net.Listener) string {
 // ShutdownTimeout to finish. It closes ln. The error is nil after a clean
 // shutdown.
 func Serve(ctx context.Context, srv *server.Server, ln net.Listener, logger *slog.Logger) error {
-	h := streamable.NewHandler(adapter{srv}, &streamable.HandlerOptions{Logger: logger})
+	h := streamable.NewHandler(srv, &streamable.HandlerOptions{Logger: logger})
 	mux := http.NewServeMux()
 	mux.Handle(Path, h)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}

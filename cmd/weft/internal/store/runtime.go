@@ -16,6 +16,51 @@ import (
 // same store recovers them (by each task's policy).
 const CloseTimeout = 5 * time.Second
 
+// MinLease is the shortest execution lease Settings accept: shorter ones
+// would have the server renewing leases more than it works.
+const MinLease = time.Second
+
+// ErrBadSettings is wrapped by the error of OpenRuntime for Settings it
+// cannot work with: a mistake on the command line.
+var ErrBadSettings = errors.New("not a usable task setting")
+
+// Settings tune the task runtime of one server among several on a store.
+// The zero value keeps the engine's defaults.
+type Settings struct {
+	// Instance names the server: it is recorded as the owner of the tasks
+	// it runs, shown in its audit log, and named in the statusMessage of a
+	// task failed because the server was lost. Every server on a store
+	// needs its own name; "" is a random one.
+	Instance string
+	// Lease is how long a task's execution lease lasts without a renewal.
+	// The server renews its leases every third of it and looks for lapsed
+	// leases as often (and at least every tasks.DefaultSweepInterval), so
+	// the tasks of a lost server are recovered within 4/3 Lease of its last
+	// renewal. Zero is tasks.DefaultLease; otherwise at least MinLease.
+	Lease time.Duration
+}
+
+// check rejects settings the runtime cannot work with, saying what to give.
+func (s Settings) check() error {
+	if s.Lease != 0 && s.Lease < MinLease {
+		return fmt.Errorf("--lease %v is %w: give at least %v (or 0 for the default, %v)", s.Lease, ErrBadSettings, MinLease, tasks.DefaultLease)
+	}
+	return nil
+}
+
+// options are the runtime options for s.
+func (s Settings) options(logger *slog.Logger) []tasks.Option {
+	opts := []tasks.Option{tasks.WithLogger(logger)}
+	if s.Instance != "" {
+		opts = append(opts, tasks.WithInstanceID(s.Instance))
+	}
+	if s.Lease != 0 {
+		third := s.Lease / 3
+		opts = append(opts, tasks.WithLease(s.Lease, third), tasks.WithSweepInterval(min(third, tasks.DefaultSweepInterval)))
+	}
+	return opts
+}
+
 // Runtime is a task runtime on an opened store.
 type Runtime struct {
 	*tasks.Runtime
@@ -23,13 +68,16 @@ type Runtime struct {
 }
 
 // OpenRuntime opens the store spec names (see Open) and starts a task
-// runtime on it.
-func OpenRuntime(ctx context.Context, spec string, logger *slog.Logger) (*Runtime, error) {
+// runtime on it with settings s.
+func OpenRuntime(ctx context.Context, spec string, s Settings, logger *slog.Logger) (*Runtime, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
 	st, err := Open(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
-	rt, err := tasks.New(st.Store, st.Bus, tasks.WithLogger(logger))
+	rt, err := tasks.New(st.Store, st.Bus, s.options(logger)...)
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("starting the task runtime on %s: %w", st.Description, err)

@@ -1,0 +1,142 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/weftmcp/weft/jsonrpc"
+)
+
+// How a session ends: its handlers' contexts end with one of these causes,
+// open subscriptions/listen streams answer with their closing result, and
+// the connection closes.
+
+// ErrClientClosed is the cause (context.Cause) of a handler's context when
+// the client closed its input to the session: the end of stdin, with which
+// a stdio client shuts the server down. The session ends once every
+// handler has returned and been answered.
+var ErrClientClosed = errors.New("server: the client closed the connection")
+
+// ErrSessionClosed is the cause of a handler's context when the session is
+// closed by Session.Close.
+var ErrSessionClosed = errors.New("server: the session is closing")
+
+// listenCloseGrace bounds how long closing a session waits for the closing
+// results of its open subscriptions/listen streams to be written: a client
+// that stopped reading must not keep it open.
+const listenCloseGrace = time.Second
+
+// endHandlers ends the context of every handler of the session with cause
+// (the first cause given wins).
+func (ss *Session) endHandlers(cause error) {
+	ss.cancelHandler(cause)
+	ss.handlersEnded.Store(true)
+}
+
+// link returns the context of a handler: ctx (the connection's context of
+// the request), which also ends when the session's handlers end, with
+// their cause.
+func (ss *Session) link(ctx context.Context) context.Context {
+	return &handlerContext{conn: ctx, sess: ss}
+}
+
+// handlerContext ends with conn or with the session's handlers, whichever
+// ends first. Merging two contexts costs a child context and an AfterFunc,
+// so it is done only when needed: when Done is called (by the handler, or
+// by a context derived from this one), or once the session's handlers have
+// ended. A handler that never waits on its context, as most quick ones do,
+// costs one small allocation.
+type handlerContext struct {
+	conn   context.Context
+	sess   *Session
+	merged atomic.Pointer[context.Context] // set up by merge
+}
+
+// merge returns the merged context, setting it up on first use.
+func (c *handlerContext) merge() context.Context {
+	if m := c.merged.Load(); m != nil {
+		return *m
+	}
+	m, cancel := context.WithCancelCause(c.conn)
+	end := func() { cancel(context.Cause(c.sess.handlers)) }
+	if c.sess.handlers.Err() != nil {
+		end() // at once: Err and Cause must see it on return
+	} else {
+		stop := context.AfterFunc(c.sess.handlers, end)
+		context.AfterFunc(m, func() { stop() })
+	}
+	if !c.merged.CompareAndSwap(nil, &m) {
+		cancel(nil) // another caller set one up first
+		return *c.merged.Load()
+	}
+	return m
+}
+
+// current returns the context that answers now: the merged one once set
+// up or needed, else the connection's.
+func (c *handlerContext) current() context.Context {
+	if m := c.merged.Load(); m != nil {
+		return *m
+	}
+	if c.sess.handlersEnded.Load() {
+		return c.merge()
+	}
+	return c.conn
+}
+
+func (c *handlerContext) Deadline() (time.Time, bool) { return c.conn.Deadline() }
+func (c *handlerContext) Done() <-chan struct{}       { return c.merge().Done() }
+func (c *handlerContext) Err() error                  { return c.current().Err() }
+func (c *handlerContext) Value(key any) any           { return c.current().Value(key) }
+
+// trackListen records an open subscriptions/listen request with its
+// connection context, which ends once the request has been answered (or
+// its answer dropped); it is forgotten then.
+func (ss *Session) trackListen(ctx context.Context, id jsonrpc.ID) {
+	ss.mu.Lock()
+	if ss.listens == nil {
+		ss.listens = make(map[jsonrpc.ID]context.Context)
+	}
+	ss.listens[id] = ctx
+	ss.mu.Unlock()
+	context.AfterFunc(ctx, func() {
+		ss.mu.Lock()
+		if ss.listens[id] == ctx {
+			delete(ss.listens, id)
+		}
+		ss.mu.Unlock()
+	})
+}
+
+// close ends the session once, with cause: the handlers' contexts end, the
+// open listen streams' closing results are written (waiting at most
+// listenCloseGrace), then the connection is closed. It does not wait for
+// the connection's read loop, whose read may not be interruptible.
+func (ss *Session) close(cause error) error {
+	ss.closeOnce.Do(func() {
+		ss.endHandlers(cause)
+		ss.mu.Lock()
+		open := make([]context.Context, 0, len(ss.listens))
+		for _, ctx := range ss.listens {
+			open = append(open, ctx)
+		}
+		ss.mu.Unlock()
+		grace := time.NewTimer(listenCloseGrace)
+		defer grace.Stop()
+	wait:
+		for _, ctx := range open {
+			select {
+			case <-ctx.Done():
+			case <-ss.conn.Done():
+				break wait
+			case <-grace.C:
+				ss.srv.logger.Warn("server: closing a session before its listen streams' closing results were written", "session", ss.id)
+				break wait
+			}
+		}
+		ss.closeErr = ss.conn.Close()
+	})
+	return ss.closeErr
+}
