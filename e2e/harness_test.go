@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	stdjson "encoding/json"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"sync"
@@ -16,6 +17,7 @@ import (
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/transport"
+	"github.com/weftmcp/weft/transport/streamable"
 )
 
 // testTimeout bounds every wait of these tests.
@@ -37,11 +39,22 @@ type env struct {
 	version   string
 }
 
+// taskTransports are the transports the task tests run over: the task
+// surfaces are also checked over Streamable HTTP on a loopback listener.
+var taskTransports = []string{"pipe", "stdio", "http"}
+
 // forEach runs fn in a subtest for every transport and every version in
 // versions.
 func forEach(t *testing.T, versions []string, fn func(t *testing.T, e env)) {
 	t.Helper()
-	for _, tr := range transports {
+	forEachOn(t, transports, versions, fn)
+}
+
+// forEachOn runs fn in a subtest for every transport in trs and every
+// version in versions.
+func forEachOn(t *testing.T, trs, versions []string, fn func(t *testing.T, e env)) {
+	t.Helper()
+	for _, tr := range trs {
 		for _, v := range versions {
 			t.Run(tr+"/"+v, func(t *testing.T) { fn(t, env{transport: tr, version: v}) })
 		}
@@ -57,6 +70,16 @@ func dial(t testing.TB, kind string) jsonrpc.Stream {
 		f := newFixture()
 		t.Cleanup(func() { f.close(t) })
 		return f.dial(t, nil)
+	case "http":
+		f := newFixture()
+		h := streamable.NewHandler(f.srv, nil)
+		ts := httptest.NewServer(h)
+		t.Cleanup(func() {
+			ts.Close()
+			h.Shutdown(context.Background())
+			f.close(t)
+		})
+		return streamable.NewClient(ts.URL+"/mcp", nil)
 	case "stdio":
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		// A race-enabled binary sleeps a second at exit unless told not to.

@@ -60,7 +60,7 @@ func declaresTasks(t *testing.T, req *jsonrpc.Request) bool {
 // its result is the tool's. Modern: the call declares the extension (B.1).
 // Legacy: the result comes from tasks/result.
 func TestTaskIsCreatedAndAwaited(t *testing.T) {
-	forEach(t, taskVersions, func(t *testing.T, e env) {
+	forEachOn(t, taskTransports, taskVersions, func(t *testing.T, e env) {
 		s, tp := e.connect(t, nil)
 		h := startTask(t, s, "task_echo", `{"text":"hello"}`)
 		res, err := h.Wait(ctxFor(t))
@@ -92,7 +92,7 @@ func TestTaskIsCreatedAndAwaited(t *testing.T) {
 // pollIntervalMs": while the task works, polls are at least the suggested
 // interval apart, counting from the creation.
 func TestWaitRespectsThePollInterval(t *testing.T) {
-	forEach(t, taskVersions, func(t *testing.T, e env) {
+	forEachOn(t, taskTransports, taskVersions, func(t *testing.T, e env) {
 		s, tp := e.connect(t, nil)
 		h := startTask(t, s, "task_wait", `{"tag":"poll"}`)
 		created := tp.waitFor(t, "the created task", func(en tapEntry) bool {
@@ -122,7 +122,7 @@ func TestWaitRespectsThePollInterval(t *testing.T) {
 // notifications/cancelled); the work stops, and Wait reports the task
 // cancelled.
 func TestTaskCancelStopsTheWork(t *testing.T) {
-	forEach(t, taskVersions, func(t *testing.T, e env) {
+	forEachOn(t, taskTransports, taskVersions, func(t *testing.T, e env) {
 		s, tp := e.connect(t, nil)
 		h := startTask(t, s, "task_wait", `{"tag":"cancel"}`)
 		if outText(t, callTool(t, s, "task_started", `{"tag":"cancel"}`)) != "true" {
@@ -148,7 +148,7 @@ func TestTaskCancelStopsTheWork(t *testing.T) {
 // error (not a generic failure); a tool error is the task's result, in
 // both eras.
 func TestFailedTaskSurfacesItsError(t *testing.T) {
-	forEach(t, taskVersions, func(t *testing.T, e env) {
+	forEachOn(t, taskTransports, taskVersions, func(t *testing.T, e env) {
 		s, _ := e.connect(t, nil)
 		_, err := startTask(t, s, "task_fail", "").Wait(ctxFor(t))
 		var failed *client.TaskFailedError
@@ -172,7 +172,7 @@ func TestFailedTaskSurfacesItsError(t *testing.T) {
 // shows with tasks/update, each key once, a question at a time as the
 // tool asks them.
 func TestTaskInputRoundTrip(t *testing.T) {
-	forEach(t, taskVersions, func(t *testing.T, e env) {
+	forEachOn(t, taskTransports, taskVersions, func(t *testing.T, e env) {
 		a := &answerer{}
 		s, tp := e.connect(t, a.options())
 		res, err := startTask(t, s, "task_ask", "").Wait(ctxFor(t))
@@ -217,7 +217,7 @@ func TestTaskInputRoundTrip(t *testing.T) {
 // same principal (pipe) or the same session (stdio, one process per
 // session).
 func TestHandleRecreatedFromItsID(t *testing.T) {
-	forEach(t, taskVersions, func(t *testing.T, e env) {
+	forEachOn(t, taskTransports, taskVersions, func(t *testing.T, e env) {
 		if e.transport == "pipe" {
 			f := newFixture()
 			t.Cleanup(func() { f.close(t) })
@@ -258,7 +258,7 @@ func (e env) session(t *testing.T, f *fixture) *client.Session {
 // comes back complete, with no task to poll. A 2025-11-25 client decides
 // itself, so there it is a task.
 func TestPromotedCallMayComeBackInline(t *testing.T) {
-	forEach(t, taskVersions, func(t *testing.T, e env) {
+	forEachOn(t, taskTransports, taskVersions, func(t *testing.T, e env) {
 		s, tp := e.connect(t, nil)
 		h, err := s.CallToolAsTask(ctxFor(t), &mcp.CallToolParams{Name: "task_quick"})
 		if err != nil {
@@ -281,7 +281,7 @@ func TestPromotedCallMayComeBackInline(t *testing.T) {
 // required tool by itself. With the extension the server decides, and
 // refuses (-32021) a call that does not accept a task; WithTask does.
 func TestRequiredTaskTool(t *testing.T) {
-	forEach(t, taskVersions, func(t *testing.T, e env) {
+	forEachOn(t, taskTransports, taskVersions, func(t *testing.T, e env) {
 		s, tp := e.connect(t, nil)
 		for _, err := range s.Tools(ctxFor(t)) {
 			if err != nil {
@@ -313,7 +313,7 @@ func TestRequiredTaskTool(t *testing.T) {
 // subscription naming the task) reach OnTaskStatus; Wait does not depend
 // on them.
 func TestTaskStatusNotifications(t *testing.T) {
-	forEach(t, taskVersions, func(t *testing.T, e env) {
+	forEachOn(t, taskTransports, taskVersions, func(t *testing.T, e env) {
 		states := make(chan *client.TaskState, 16)
 		s, _ := e.connect(t, &client.Options{OnTaskStatus: func(_ context.Context, st *client.TaskState) { states <- st }})
 		h := startTask(t, s, "task_wait", `{"tag":"notify"}`)
