@@ -106,15 +106,17 @@ func (s *session) Close() error {
 }
 
 // end marks the session ended: Read returns io.EOF once the inbox is
-// empty, writes fail, and the stream's handler returns.
+// empty, writes fail, and the stream's handler returns. The writer is
+// detached before done is closed, and a second call waits for the first,
+// so nothing writes to the response once its handler may have returned.
 func (s *session) end() {
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()
+		<-s.done
 		return
 	}
 	s.ended = true
-	close(s.done)
 	s.mu.Unlock()
 	select {
 	case s.wake <- struct{}{}:
@@ -123,4 +125,5 @@ func (s *session) end() {
 	s.wmu.Lock()
 	s.w, s.rc = nil, nil
 	s.wmu.Unlock()
+	close(s.done)
 }

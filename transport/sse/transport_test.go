@@ -26,6 +26,11 @@ type echoServer struct {
 }
 
 func (e *echoServer) ConnectSession(ctx context.Context, stream jsonrpc.Stream, info transport.SessionInfo) error {
+	// Held until the session is recorded: a test that got an answer from
+	// the Conn finds it.
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.infos = append(e.infos, info)
 	ready := make(chan *jsonrpc.Conn, 1)
 	self := sync.OnceValue(func() *jsonrpc.Conn { return <-ready }) // the Conn, once NewConn returned
 	conn := jsonrpc.NewConn(stream, jsonrpc.ConnOptions{Handler: jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
@@ -41,10 +46,7 @@ func (e *echoServer) ConnectSession(ctx context.Context, stream jsonrpc.Stream, 
 		return nil, nil
 	})})
 	ready <- conn
-	e.mu.Lock()
 	e.conns = append(e.conns, conn)
-	e.infos = append(e.infos, info)
-	e.mu.Unlock()
 	context.AfterFunc(ctx, func() { conn.Close() })
 	return nil
 }
@@ -291,9 +293,12 @@ func TestSessionInfoNamesTheSessionAndWhoOpenedIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.mu.Lock()
-	info := srv.infos[0]
+	infos := srv.infos
 	srv.mu.Unlock()
-	if info.Principal != "https://as.example#sub:alice" || len(info.ID) < 22 {
+	if len(infos) != 1 {
+		t.Fatalf("the server was told of %d sessions, want 1", len(infos))
+	}
+	if info := infos[0]; info.Principal != "https://as.example#sub:alice" || len(info.ID) < 22 {
 		t.Errorf("SessionInfo %+v, want the session's ID and alice's principal", info)
 	}
 }
