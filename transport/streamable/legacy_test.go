@@ -257,6 +257,35 @@ func TestResumeAfterTheServerClosesTheStream(t *testing.T) {
 	wantError(t, do(t, "GET", url, hdr{"Accept": "text/event-stream", "Mcp-Session-Id": sid, "Last-Event-ID": "99_1"}, ""), http.StatusBadRequest, codeTransport)
 }
 
+func TestAConnectionReleasedBeforeItWaitsIsLetGo(t *testing.T) {
+	h := NewHandler(newFixture(t), nil)
+	t.Cleanup(func() { h.Shutdown(context.Background()) })
+	s, err := h.sessions.create("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.openGet()
+	w := httptest.NewRecorder()
+	if _, err := st.attach(w, false, 0); err != nil {
+		t.Fatal(err)
+	}
+	// The server releases the connection between attach and wait, as it
+	// may when it ends a stream the moment a client connects.
+	if !st.release() {
+		t.Fatal("release found no connection")
+	}
+	waited := make(chan struct{})
+	go func() {
+		st.wait(context.Background(), w)
+		close(waited)
+	}()
+	select {
+	case <-waited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the released connection's handler kept waiting: its client never resumes")
+	}
+}
+
 func TestProtocolVersionHeaderMustMatchSession(t *testing.T) {
 	_, url := serve(t, newFixture(t), nil)
 	sid := initSession(t, url, mcp.Version20251125)

@@ -356,11 +356,15 @@ func (st *respStream) detach(w http.ResponseWriter) {
 
 // wait blocks the handler that owns w until the stream completes, ctx (the
 // client's request) ends or the server releases the connection, then
-// detaches w.
+// detaches w. A connection released before wait began (between attach and
+// wait) returns at once: its kick has already been closed and forgotten.
 func (st *respStream) wait(ctx context.Context, w http.ResponseWriter) {
 	st.mu.Lock()
-	kick := st.kick
+	kick, attached := st.kick, st.w == w
 	st.mu.Unlock()
+	if !attached {
+		return
+	}
 	select {
 	case <-st.done:
 	case <-ctx.Done():
