@@ -63,6 +63,7 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any, opts
 		}
 		<-cl.done // shutdown finished it meanwhile
 	} else {
+		readOnBeforeWaiting(ctx)
 		select {
 		case <-cl.done:
 		case <-ctx.Done():

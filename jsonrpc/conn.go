@@ -80,12 +80,16 @@ type ConnOptions struct {
 // are handled as they are taken in, in arrival order, so their handlers must
 // be quick; requests are handled concurrently, at most MaxInFlight at a
 // time, with up to MaxQueued more waiting in arrival order. Taking in a
-// message never waits for a handler, so a handler that waits for the peer's
-// answer to its own Call cannot deadlock a full pool.
+// message never waits for a handler slot, so a handler that waits for the
+// peer's answer to its own Call cannot deadlock a full pool.
 //
 // Request handlers run on goroutines the Conn starts when a request arrives;
 // a goroutine that finished one waits a short while for the next before it
-// ends. Protocol replies the Conn makes itself (errors for messages it cannot
+// ends. A request the read loop reads while a slot is free it serves itself,
+// which spares a goroutine switch per call; reading moves to a new goroutine
+// as soon as such a handler calls the peer, or when it has run for about a
+// millisecond, so a slow handler holds up the messages behind it by no more
+// than that. Protocol replies the Conn makes itself (errors for messages it cannot
 // take, batch replies) are written by a goroutine started while there are
 // any. So an idle Conn over a PushStream holds no goroutine at all.
 type Conn struct {
@@ -122,6 +126,7 @@ type Conn struct {
 	endCause   error           // why input ended cleanly (io.EOF), once it has
 	closing    bool            // shutdown has begun
 	err        error           // why the connection ended (or is ending); set with readDone or closing
+	reading    *readingState   // the read loop serving requests itself; nil over a PushStream
 	holds      int             // what must finish before the connection has ended: shutdown, and the read loop if any
 	ended      bool            // holds reached 0: Err reports why
 	doneClosed bool            // OnDone has returned: Done is closed
@@ -164,6 +169,7 @@ func NewConn(stream Stream, opts ConnOptions) *Conn {
 		return c
 	}
 	c.holds++
+	c.reading = new(readingState)
 	go c.readLoop()
 	return c
 }
@@ -218,15 +224,24 @@ func endedError(cause error) error {
 	return fmt.Errorf("%w: %w", ErrClosed, cause)
 }
 
-// readLoop reads and takes in messages until the stream fails or ends.
+// readLoop reads and takes in messages until the stream fails or ends. A
+// single request it reads it serves itself when a handler slot is free
+// (see serveRead); when reading has passed to another goroutine meanwhile,
+// this one ends once the request is answered.
 func (c *Conn) readLoop() {
-	defer c.release()
 	for {
 		msg, err := c.stream.Read(c.ctx)
+		if req, ok := msg.(*Request); ok && err == nil && !req.IsNotification() {
+			if !c.serveRead(req) {
+				return
+			}
+			continue
+		}
 		c.take(msg, err)
 		if err != nil {
 			var de *DecodeError
 			if !errors.As(err, &de) {
+				c.release()
 				return
 			}
 		}

@@ -17,6 +17,7 @@ import (
 // CancelInbound and Close, and Value answers InboundID.
 type inbound struct {
 	context.Context
+	conn   *Conn
 	req    *Request
 	cancel context.CancelFunc
 	batch  *batchReply // the batch it arrived in, or nil
@@ -27,11 +28,14 @@ type inbound struct {
 	prev, next *inbound // links in Conn.queue
 }
 
-// Value returns the request's ID for the InboundID key and defers to the
-// embedded context for any other key.
+// Value returns the request's ID for the InboundID key, the request itself
+// for servingKey, and defers to the embedded context for any other key.
 func (in *inbound) Value(key any) any {
-	if _, ok := key.(inboundKey); ok {
+	switch key.(type) {
+	case inboundKey:
 		return in.req.ID
+	case servingKey:
+		return in
 	}
 	return in.Context.Value(key)
 }
@@ -91,7 +95,7 @@ type batchReply struct {
 // serve on its own goroutine (then finishing with c.served).
 func (c *Conn) accept(req *Request, batch *batchReply, inline bool) (run *inbound, reject *Response) {
 	ctx, cancel := context.WithCancel(context.Background())
-	in := &inbound{Context: ctx, req: req, cancel: cancel, batch: batch}
+	in := &inbound{Context: ctx, conn: c, req: req, cancel: cancel, batch: batch}
 	c.mu.Lock()
 	var refusal *Error
 	switch _, dup := c.inbound.get(req.ID.raw); {

@@ -1,0 +1,127 @@
+package jsonrpc_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/weftmcp/weft/jsonrpc"
+)
+
+// Requests made one at a time are served by the read loop itself, with no
+// goroutine switch: the figure that most of a call's cost hangs on.
+func TestReadLoopServesRequestsMadeOneAtATime(t *testing.T) {
+	c, p := pipePeer(t, jsonrpc.ConnOptions{Handler: echoHandler})
+	const n = 20
+	for i := range int64(n) {
+		p.send(request(i, "ping", ""))
+		if resp := p.recvResponse(); resp.Error != nil || string(resp.Result) != `"ping"` {
+			t.Fatalf("response %d = %s; want the result \"ping\"", i, describe(resp))
+		}
+	}
+	if got := jsonrpc.ReadLoopServed(c); got != n {
+		t.Errorf("the read loop served %d of %d requests made one at a time; want all", got, n)
+	}
+}
+
+// A handler that runs long on the read loop does not hold up reading: the
+// watcher hands reading to a new goroutine, so notifications, other
+// requests and a cancellation still arrive while it runs.
+func TestSlowHandlerOnTheReadLoopDoesNotHoldUpReading(t *testing.T) {
+	b := newBlocker()
+	c, p := pipePeer(t, jsonrpc.ConnOptions{Handler: b})
+	p.send(request(1, "block", ""))
+	receive(t, b.started, "the first handler to start")
+	b.sync(t, p)
+	p.send(request(2, "fast", ""))
+	if resp := p.recvResponse(); resp.ID.Raw() != "2" {
+		t.Fatalf("got %s while request 1 runs; want the response to 2", describe(resp))
+	}
+	p.send(request(3, "block", ""))
+	receive(t, b.started, "the second handler to start")
+	if !c.CancelInbound(jsonrpc.Int64ID(3)) {
+		t.Fatal("CancelInbound(3) = false for a running request")
+	}
+	if err := receive(t, b.ended, "the cancelled handler to end"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("the cancelled handler ended with %v; want context.Canceled", err)
+	}
+	close(b.release)
+	if resp := p.recvResponse(); resp.ID.Raw() != "1" || string(resp.Result) != `"released"` {
+		t.Fatalf("got %s; want request 1's result \"released\"", describe(resp))
+	}
+}
+
+// A handler served by the read loop that calls the peer gets the answer
+// without the watcher's help: the call hands reading off before it waits.
+func TestCallFromTheReadLoopHandsOffReading(t *testing.T) {
+	var server *jsonrpc.Conn
+	outer := jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+		var res addResult
+		if err := server.Call(ctx, "add", addParams{A: 2, B: 3}, &res); err != nil {
+			return nil, err
+		}
+		return res, nil
+	})
+	client, server := connPair(t, jsonrpc.ConnOptions{Handler: adder("client")}, jsonrpc.ConnOptions{Handler: outer})
+	jsonrpc.SetReadWatchTick(server, time.Hour)
+	for range 3 {
+		var res addResult
+		if err := client.Call(timeoutCtx(t), "outer", nil, &res); err != nil || res.Sum != 5 {
+			t.Fatalf("outer call = %+v, %v; want sum 5", res, err)
+		}
+	}
+	if got := jsonrpc.ReadLoopServed(server); got == 0 {
+		t.Error("the read loop served none of the outer calls; the test does not exercise the hand-off")
+	}
+}
+
+// After reading has been handed off, one goroutine reads: messages keep
+// their order, and at the end of input the connection waits for the
+// handler still running on the old read loop, answers it, and ends once.
+func TestHandedOffReadingEndsTheConnectionOnce(t *testing.T) {
+	b := newBlocker()
+	var done int
+	sc, sp := pipeEnds(t)
+	c := newConn(t, sc, jsonrpc.ConnOptions{Handler: b, OnDone: func() { done++ }})
+	p := &peer{t: t, s: sp}
+	p.send(request(1, "block", ""))
+	receive(t, b.started, "the handler to start")
+	for i := range int64(5) {
+		p.send(request(10+i, "fast", ""))
+		if resp := p.recvResponse(); resp.ID.Raw() != strconv.FormatInt(10+i, 10) {
+			t.Fatalf("got %s; want the response to %d", describe(resp), 10+i)
+		}
+	}
+	if err := sp.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-c.Done():
+		t.Fatal("the connection ended while request 1 was still running")
+	case <-time.After(20 * time.Millisecond):
+	}
+	close(b.release)
+	waitDone(t, c)
+	if err := c.Err(); !errors.Is(err, io.EOF) {
+		t.Errorf("Err() = %v; want the end of input", err)
+	}
+	if done != 1 {
+		t.Errorf("OnDone ran %d times; want once", done)
+	}
+}
+
+// The watcher ends once the read loop has served nothing for a while, so
+// an idle connection keeps only its read loop.
+func TestReadWatcherEndsWhenIdle(t *testing.T) {
+	before := runtime.NumGoroutine()
+	_, p := pipePeer(t, jsonrpc.ConnOptions{Handler: echoHandler})
+	p.send(request(1, "ping", ""))
+	p.recvResponse()
+	if got := settledGoroutines(t, before+1); got > before+1 {
+		t.Errorf("an idle connection holds %d goroutines; want 1 (its read loop)", got-before)
+	}
+}

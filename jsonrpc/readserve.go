@@ -1,0 +1,150 @@
+package jsonrpc
+
+import (
+	"context"
+	"time"
+)
+
+// The read loop serves a request it reads itself when a handler slot is
+// free, instead of handing it to a worker goroutine: a quick handler then
+// costs no goroutine switch, which is most of the cost of a call made one
+// at a time. So that a slow handler cannot hold up reading (a cancellation,
+// the response to the handler's own Call, other requests), reading passes
+// to a new goroutine when the handler calls the peer, or when a watcher
+// finds it still running a readWatchTick after it was last seen.
+
+// readWatchTick is how often the watcher looks at the request the read
+// loop is serving: one running for longer than a tick (at most two) has
+// reading taken off its goroutine.
+const readWatchTick = time.Millisecond
+
+// readWatchIdleTicks is how many ticks in a row the watcher goes on with no
+// request served by the read loop before it ends; the next one starts it
+// again.
+const readWatchIdleTicks = 20
+
+// readingState is what the read loop's serving of requests needs. It is
+// guarded by Conn.mu.
+type readingState struct {
+	serving  *inbound      // the request the read loop is serving, nil while it reads
+	served   uint64        // requests the read loop has started serving
+	watching bool          // the watcher runs
+	tick     time.Duration // the watcher's tick; 0 means readWatchTick (tests change it)
+}
+
+// servingKey is the context key under which a handler's context holds its
+// inbound request, so Call can tell it is made from a read loop.
+type servingKey struct{}
+
+// serveRead takes in a request the read loop has read: with a handler slot
+// free it serves it on the calling goroutine, else it queues it (or
+// refuses it) as take would. It reports whether the caller still reads:
+// false when reading passed to another goroutine while it served.
+func (c *Conn) serveRead(req *Request) bool {
+	c.takeMu.Lock()
+	in, reject := c.accept(req, nil, true)
+	c.takeMu.Unlock()
+	if reject != nil {
+		c.reply(reject)
+	}
+	if in == nil {
+		return true
+	}
+	c.mu.Lock()
+	c.reading.serving = in
+	c.reading.served++
+	watch := !c.reading.watching
+	c.reading.watching = true
+	c.mu.Unlock()
+	if watch {
+		go c.watchReading()
+	}
+
+	c.serve(in)
+
+	c.mu.Lock()
+	reads := c.reading.serving == in
+	if reads {
+		c.reading.serving = nil
+	}
+	c.mu.Unlock()
+	c.served()
+	return reads
+}
+
+// handOffReadingLocked starts a new goroutine reading while the read loop's
+// goroutine goes on serving its request, after which that goroutine ends.
+// The read loop's hold on the connection passes with it. While the
+// connection is closing it does nothing: the serving goroutine reads on,
+// finds the stream closed and ends. c.mu is held.
+func (c *Conn) handOffReadingLocked() {
+	if c.reading.serving == nil || c.closing {
+		return
+	}
+	c.reading.serving = nil
+	go c.readLoop()
+}
+
+// readOnBeforeWaiting hands reading off the goroutine of the handler ctx
+// belongs to, if a read loop is serving it, before that handler waits for
+// a peer: the response it waits for may have to be read by that loop.
+func readOnBeforeWaiting(ctx context.Context) {
+	in, _ := ctx.Value(servingKey{}).(*inbound)
+	if in == nil {
+		return
+	}
+	c := in.conn
+	if c.reading == nil {
+		return // a PushStream's: served by the stream's goroutines, with no read loop to hold up
+	}
+	c.mu.Lock()
+	if c.reading.serving == in {
+		c.handOffReadingLocked()
+	}
+	c.mu.Unlock()
+}
+
+// watchReading is the watcher: every tick it hands reading off a request
+// the read loop has been serving since the last tick. It ends with the
+// connection, or after readWatchIdleTicks ticks in which the read loop
+// served nothing.
+func (c *Conn) watchReading() {
+	c.mu.Lock()
+	every := c.reading.tick
+	c.mu.Unlock()
+	if every == 0 {
+		every = readWatchTick
+	}
+	tick := time.NewTimer(every)
+	defer tick.Stop()
+	seen, idle := uint64(0), 0
+	for {
+		select {
+		case <-tick.C:
+		case <-c.ctx.Done():
+			c.mu.Lock()
+			c.reading.watching = false
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Lock()
+		same := c.reading.served == seen
+		switch {
+		case same && c.reading.serving != nil:
+			c.handOffReadingLocked()
+			idle = 0
+		case same:
+			idle++
+		default:
+			idle = 0
+		}
+		if idle >= readWatchIdleTicks {
+			c.reading.watching = false
+			c.mu.Unlock()
+			return
+		}
+		seen = c.reading.served
+		c.mu.Unlock()
+		tick.Reset(every)
+	}
+}
