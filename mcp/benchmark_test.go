@@ -50,3 +50,15 @@ func BenchmarkDecodeCallToolResult(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWithRelatedTask adds the related task to a tool result with no
+// _meta, as tasks/result does for every legacy task.
+func BenchmarkWithRelatedTask(b *testing.B) {
+	result := []byte(`{"content":[{"type":"text","text":"hello, world"}],"structuredContent":{"n":1,"list":[1,2,3]},"isError":false}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := WithRelatedTask(result, "LFZZKAIOO26OTNGNN6NEACDFAA"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

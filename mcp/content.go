@@ -6,6 +6,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/weftmcp/weft/internal/jsonkind"
 )
 
 // Content block types: the "type" member of a content object.
@@ -423,7 +425,7 @@ func decodeArray[E any](dec *jsontext.Decoder, what string, decodeElem func(*jso
 		return nil, nil
 	case '[':
 	default:
-		return nil, fmt.Errorf("%s is a JSON %s, want an array", what, kindName(tok.Kind()))
+		return nil, fmt.Errorf("%s is a JSON %s, want an array", what, jsonkind.Name(tok.Kind()))
 	}
 	out := []E{}
 	for dec.PeekKind() != ']' {

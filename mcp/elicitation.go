@@ -6,6 +6,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/weftmcp/weft/internal/jsonkind"
 )
 
 // ElicitMode is how the client collects the user's answer.
@@ -97,7 +99,7 @@ func (ps *ElicitProperties) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		return nil
 	case '{':
 	default:
-		return fmt.Errorf("form properties are a JSON %s, want an object", kindName(tok.Kind()))
+		return fmt.Errorf("form properties are a JSON %s, want an object", jsonkind.Name(tok.Kind()))
 	}
 	out := ElicitProperties{}
 	for dec.PeekKind() != '}' {

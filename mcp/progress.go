@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/weftmcp/weft/internal/jsonkind"
 )
 
 // ProgressToken ties progress notifications to a request: a JSON string or
@@ -64,7 +66,7 @@ func (t *ProgressToken) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	case '0':
 		*t = ProgressToken{raw: string(val)}
 	default:
-		return fmt.Errorf("progress token is a JSON %s, want a string or a number", kindName(val.Kind()))
+		return fmt.Errorf("progress token is a JSON %s, want a string or a number", jsonkind.Name(val.Kind()))
 	}
 	return nil
 }

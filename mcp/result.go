@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/weftmcp/weft/internal/jsonkind"
 )
 
 // ResultType says how to read a modern result. Extensions may add values.
@@ -78,7 +80,7 @@ func ResultTypeOf(raw []byte) (ResultType, error) {
 		return "", fmt.Errorf("result is not valid JSON: %w", err)
 	}
 	if tok.Kind() != '{' {
-		return "", fmt.Errorf("result is a JSON %s, want an object", kindName(tok.Kind()))
+		return "", fmt.Errorf("result is a JSON %s, want an object", jsonkind.Name(tok.Kind()))
 	}
 	legacyTask := false
 	for dec.PeekKind() != '}' {
@@ -93,7 +95,7 @@ func ResultTypeOf(raw []byte) (ResultType, error) {
 				return "", fmt.Errorf("result is not a valid JSON object: %w", err)
 			}
 			if val.Kind() != '"' {
-				return "", fmt.Errorf("result's resultType is a JSON %s, want a string", kindName(val.Kind()))
+				return "", fmt.Errorf("result's resultType is a JSON %s, want a string", jsonkind.Name(val.Kind()))
 			}
 			return ResultType(val.String()), nil
 		case "task":

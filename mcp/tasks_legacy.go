@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // This file holds the experimental tasks of protocol 2025-11-25 (tasks v1).
@@ -96,6 +97,20 @@ func WithRelatedTask(result stdjson.RawMessage, taskID string) (stdjson.RawMessa
 	if err != nil {
 		return nil, fmt.Errorf("related-task metadata could not be encoded: %w", err)
 	}
+	if end, empty, ok := objectWithoutMeta(result); ok {
+		// The usual case: a result with no _meta gets one added before its
+		// closing brace, with no decoding and encoding of the rest.
+		out := make([]byte, 0, len(result)+len(related)+len(MetaRelatedTask)+16)
+		out = append(out, result[:end]...)
+		if !empty {
+			out = append(out, ',')
+		}
+		out = append(out, `"_meta":{"`...)
+		out = append(out, MetaRelatedTask...)
+		out = append(out, `":`...)
+		out = append(out, related...)
+		return append(out, "}}"...), nil
+	}
 	var members []member
 	if err := json.Unmarshal(result, (*orderedObject)(&members)); err != nil {
 		return nil, fmt.Errorf("task result is not a JSON object: %w", err)
@@ -125,4 +140,52 @@ func WithRelatedTask(result stdjson.RawMessage, taskID string) (stdjson.RawMessa
 		members = append(members, member{"_meta", v})
 	}
 	return json.Marshal((*orderedObject)(&members))
+}
+
+// objectWithoutMeta reports whether v is a valid JSON object with no member
+// named "_meta" (ok), and if so the offset of its closing brace and whether
+// it has no members. A member name written with escapes might spell
+// "_meta", so it counts as one.
+func objectWithoutMeta(v []byte) (end int, empty, ok bool) {
+	if !jsontext.Value(v).IsValid() {
+		return 0, false, false
+	}
+	empty = true
+	depth, wantName := 0, false
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '"':
+			j, escaped := i+1, false
+			for v[j] != '"' {
+				if v[j] == '\\' {
+					escaped = true
+					j++
+				}
+				j++
+			}
+			if depth == 1 && wantName {
+				if escaped || string(v[i+1:j]) == "_meta" {
+					return 0, false, false
+				}
+				wantName, empty = false, false
+			}
+			i = j
+		case '{', '[':
+			depth++
+			if depth == 1 {
+				if v[i] != '{' {
+					return 0, false, false
+				}
+				wantName = true
+			}
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i, empty, true
+			}
+		case ',':
+			wantName = depth == 1
+		}
+	}
+	return 0, false, false // a valid value that is not an object: a string, number or literal
 }

@@ -164,6 +164,10 @@ func TestWithRelatedTask(t *testing.T) {
 		{`{"_meta":{"a":1,"io.modelcontextprotocol/related-task":{"taskId":"old"}},"action":"accept"}`,
 			`{"_meta":{"a":1,"io.modelcontextprotocol/related-task":{"taskId":"786512e2"}},"action":"accept"}`},
 		{`{}`, `{"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"786512e2"}}}`},
+		{` { "a" : {"_meta":1}, "b":["_meta",{"_meta":2}] } `,
+			` { "a" : {"_meta":1}, "b":["_meta",{"_meta":2}] ,"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"786512e2"}}}`},
+		{`{"\u005fmeta":{"a":1}}`, `{"_meta":{"a":1,"io.modelcontextprotocol/related-task":{"taskId":"786512e2"}}}`},
+		{`{"x":"\"_meta\"","_meta":{}}`, `{"x":"\"_meta\"","_meta":{"io.modelcontextprotocol/related-task":{"taskId":"786512e2"}}}`},
 	}
 	for _, tt := range tests {
 		got, err := WithRelatedTask([]byte(tt.in), "786512e2")
@@ -175,7 +179,7 @@ func TestWithRelatedTask(t *testing.T) {
 			t.Errorf("WithRelatedTask(%s) =\n %s\nwant\n %s", tt.in, got, tt.want)
 		}
 	}
-	for _, bad := range []string{`[]`, `{"_meta":[]}`, `{"a":`, `{"a":1,"a":2}`} {
+	for _, bad := range []string{`[]`, `"{}"`, `7`, `{"_meta":[]}`, `{"a":`, `{"a":1,"a":2}`, `{"a":1} {}`} {
 		if got, err := WithRelatedTask([]byte(bad), "x"); err == nil {
 			t.Errorf("WithRelatedTask(%s) = %s, want an error", bad, got)
 		}

@@ -4,26 +4,9 @@ import (
 	"fmt"
 
 	"github.com/go-json-experiment/json/jsontext"
-)
 
-// kindName names a JSON kind for error messages.
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case '0':
-		return "number"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "value"
-}
+	"github.com/weftmcp/weft/internal/jsonkind"
+)
 
 // member is one member of a JSON object.
 type member struct {
@@ -68,7 +51,7 @@ func (o *orderedObject) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		return err
 	}
 	if tok.Kind() != '{' {
-		return fmt.Errorf("got a JSON %s, want an object", kindName(tok.Kind()))
+		return fmt.Errorf("got a JSON %s, want an object", jsonkind.Name(tok.Kind()))
 	}
 	for dec.PeekKind() != '}' {
 		tok, err := dec.ReadToken()

@@ -10,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/weftmcp/weft/internal/jsonkind"
 	"github.com/weftmcp/weft/mcp"
 )
 
@@ -48,7 +49,7 @@ func (r *Request) beginRound(p *mcp.InputResponseParams) error {
 	}
 	for k, v := range p.InputResponses {
 		if kind := jsontext.Value(v).Kind(); kind != '{' {
-			return invalidParams("inputResponses[%q] must be a JSON object holding the client's result, not a JSON %s", k, kindText(kind))
+			return invalidParams("inputResponses[%q] must be a JSON object holding the client's result, not a JSON %s", k, jsonkind.Name(kind))
 		}
 		if _, recorded := rd.answers[k]; !recorded {
 			rd.answers[k] = recordedAnswer{Result: jsontext.Value(v)}
@@ -152,23 +153,4 @@ func (r *Request) SetRoundState(v any) error {
 	r.round.next = raw
 	r.round.mu.Unlock()
 	return nil
-}
-
-// kindText names a JSON kind for error messages.
-func kindText(k jsontext.Kind) string {
-	switch k {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case '0':
-		return "number"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "value"
 }

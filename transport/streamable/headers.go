@@ -8,7 +8,6 @@ const (
 	headerMethod          = "Mcp-Method"
 	headerName            = "Mcp-Name"
 	headerLastEventID     = "Last-Event-Id"
-	paramHeaderPrefix     = "Mcp-Param-"
 )
 
 // Media types.

@@ -90,12 +90,12 @@ func (h *Handler) checkParamHeaders(r *http.Request, rp *routeParams) *jsonrpc.E
 // toolHeaders caches the x-mcp-header bindings of one tool's schema.
 type toolHeaders struct {
 	schema   string
-	bindings []ParamHeader
+	bindings []mcp.ParamHeader
 }
 
 // paramHeaders returns the x-mcp-header bindings of a tool, parsing its
 // schema only when it changed since the last call.
-func (h *Handler) paramHeaders(ctx context.Context, tool string) []ParamHeader {
+func (h *Handler) paramHeaders(ctx context.Context, tool string) []mcp.ParamHeader {
 	schema, ok := h.opts.ToolInputSchema(ctx, tool)
 	if !ok {
 		return nil
@@ -105,7 +105,7 @@ func (h *Handler) paramHeaders(ctx context.Context, tool string) []ParamHeader {
 			return th.bindings
 		}
 	}
-	bindings, err := ParamHeaders(schema)
+	bindings, err := mcp.ParamHeaders(schema)
 	if err != nil {
 		h.opts.Logger.Warn("streamable: ignoring the invalid x-mcp-header annotations of a tool; fix its inputSchema",
 			"tool", tool, "error", err)
