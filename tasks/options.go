@@ -46,7 +46,7 @@ func defaultConfig() config {
 		clock:            systemClock{},
 		logger:           slog.Default(),
 		observer:         NopObserver{},
-		executor:         goExecutor{},
+		executor:         newReusingExecutor(),
 		defaultTTL:       DefaultTTL,
 		maxTTL:           DefaultMaxTTL,
 		pollInterval:     DefaultPollInterval,
@@ -91,7 +91,8 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 // WithObserver sets the Observer that receives metrics (default NopObserver).
 func WithObserver(o Observer) Option { return func(c *config) { c.observer = o } }
 
-// WithExecutor sets the Executor that runs handlers (default: a goroutine each).
+// WithExecutor sets the Executor that runs handlers (default: a goroutine
+// each, reusing goroutines that finished a run shortly before).
 func WithExecutor(e Executor) Option { return func(c *config) { c.executor = e } }
 
 // WithLimits bounds unfinished tasks per principal and in all, across every
