@@ -24,10 +24,13 @@ const (
 	ParamErrorDescription = "error_description"
 )
 
-// Error codes of the Bearer challenge (RFC 6750 section 3.1).
+// Error codes of the Bearer challenge (RFC 6750 section 3.1), and of the
+// DPoP challenge (RFC 9449 section 7.1).
 const (
 	ErrorInvalidToken      = "invalid_token"
 	ErrorInsufficientScope = "insufficient_scope"
+	ErrorInvalidDPoPProof  = "invalid_dpop_proof"
+	ErrorUseDPoPNonce      = "use_dpop_nonce"
 )
 
 // BearerChallenge returns the first Bearer challenge of the WWW-Authenticate
@@ -159,12 +162,16 @@ func isTokenChar(c byte) bool {
 	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }
 
-// formatBearer renders a Bearer challenge with the given name/value pairs in
-// order, skipping empty values. Values are sanitised to the characters RFC
-// 6750 allows in its parameters so that no input can break the header.
-func formatBearer(pairs ...string) string {
+// formatBearer renders a Bearer challenge (see formatChallenge).
+func formatBearer(pairs ...string) string { return formatChallenge("Bearer", pairs...) }
+
+// formatChallenge renders a challenge of scheme with the given name/value
+// pairs in order, skipping empty values. Values are sanitised to the
+// characters RFC 6750 allows in its parameters so that no input can break
+// the header.
+func formatChallenge(scheme string, pairs ...string) string {
 	var b strings.Builder
-	b.WriteString("Bearer")
+	b.WriteString(scheme)
 	first := true
 	for i := 0; i+1 < len(pairs); i += 2 {
 		if pairs[i+1] == "" {

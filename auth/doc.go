@@ -1,5 +1,6 @@
 // Package auth protects an MCP server over HTTP as an OAuth 2.1 resource
-// server (bearer tokens, RFC 9728 metadata, RFC 8707 audiences, per-tool
+// server (bearer tokens, DPoP-bound tokens with their proofs when
+// [Config.DPoP] is set, RFC 9728 metadata, RFC 8707 audiences, per-tool
 // scopes) and holds the OAuth types its client side, package oauthclient,
 // shares with it.
 //

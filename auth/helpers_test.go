@@ -129,14 +129,21 @@ func (is *testIssuer) token(t *testing.T, k signingKey, aud string, claims map[s
 	return sign(t, k, c)
 }
 
+// sign signs claims with k as an access token (typ at+jwt, k's key ID).
 func sign(t *testing.T, k signingKey, claims map[string]any) string {
+	t.Helper()
+	return signJWS(t, jose.SigningKey{Algorithm: k.alg, Key: jose.JSONWebKey{Key: k.priv, KeyID: k.kid}},
+		(&jose.SignerOptions{}).WithType("at+jwt"), claims)
+}
+
+// signJWS signs claims with key and opts into a compact JWS.
+func signJWS(t *testing.T, key jose.SigningKey, opts *jose.SignerOptions, claims map[string]any) string {
 	t.Helper()
 	payload, err := json.Marshal(claims)
 	if err != nil {
 		t.Fatal(err)
 	}
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: k.alg, Key: jose.JSONWebKey{Key: k.priv, KeyID: k.kid}},
-		(&jose.SignerOptions{}).WithType("at+jwt"))
+	signer, err := jose.NewSigner(key, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,6 +72,7 @@ type introspection struct {
 	Issuer    string     `json:"iss"`
 	Expiry    *float64   `json:"exp"`
 	NotBefore *float64   `json:"nbf"`
+	Cnf       *cnfClaim  `json:"cnf"`
 }
 
 // Verify asks the introspection endpoint about token.
@@ -130,6 +131,8 @@ func (v *IntrospectionVerifier) check(in *introspection, now time.Time) (*TokenI
 		ClientID: in.ClientID,
 		Scopes:   strings.Fields(in.Scope),
 		Audience: in.Audience,
+
+		Confirmation: in.Cnf.jkt(),
 	}
 	if in.Expiry != nil {
 		info.Expiry = unixTime(*in.Expiry)

@@ -129,6 +129,20 @@ type jwtClaims struct {
 	Scp       stringList `json:"scp"`
 	ClientID  string     `json:"client_id"`
 	AZP       string     `json:"azp"`
+	Cnf       *cnfClaim  `json:"cnf"`
+}
+
+// cnfClaim is the confirmation claim of a sender-constrained token.
+type cnfClaim struct {
+	JKT string `json:"jkt"` // RFC 9449: the thumbprint of the DPoP key
+}
+
+// jkt returns the DPoP key thumbprint the claim binds to, "" for none.
+func (c *cnfClaim) jkt() string {
+	if c == nil {
+		return ""
+	}
+	return c.JKT
 }
 
 // stringList is a JSON string or array of strings, as "aud" and "scp" may be.
@@ -189,6 +203,8 @@ func (v *JWTVerifier) Verify(ctx context.Context, token string) (*TokenInfo, err
 		Audience: c.Audience,
 		Expiry:   unixTime(*c.Expiry),
 		Claims:   all,
+
+		Confirmation: c.Cnf.jkt(),
 	}, nil
 }
 

@@ -20,6 +20,11 @@ type ProtectedResourceMetadata struct {
 	ResourceName string `json:"resource_name,omitempty"`
 	// ResourceDocumentation is a URL of documentation for developers.
 	ResourceDocumentation string `json:"resource_documentation,omitempty"`
+	// DPoPSigningAlgValuesSupported lists the algorithms accepted for DPoP
+	// proofs, when the resource takes DPoP-bound tokens (RFC 9449).
+	DPoPSigningAlgValuesSupported []string `json:"dpop_signing_alg_values_supported,omitempty"`
+	// DPoPBoundAccessTokensRequired says every token must be DPoP-bound.
+	DPoPBoundAccessTokensRequired bool `json:"dpop_bound_access_tokens_required,omitempty"`
 }
 
 // AuthorizationServerMetadata is the subset of OAuth 2.0 Authorization Server
@@ -43,6 +48,10 @@ type AuthorizationServerMetadata struct {
 	TokenEndpointAuthMethodsSupported          []string `json:"token_endpoint_auth_methods_supported,omitempty"`
 	TokenEndpointAuthSigningAlgValuesSupported []string `json:"token_endpoint_auth_signing_alg_values_supported,omitempty"`
 	CodeChallengeMethodsSupported              []string `json:"code_challenge_methods_supported,omitempty"`
+	// DPoPSigningAlgValuesSupported lists the JWS algorithms the server
+	// accepts for DPoP proofs (RFC 9449 section 5.1); a server that lists
+	// any issues DPoP-bound tokens.
+	DPoPSigningAlgValuesSupported []string `json:"dpop_signing_alg_values_supported,omitempty"`
 
 	// AuthorizationResponseIssParameterSupported says the server puts "iss"
 	// in every authorization response (RFC 9207), so a response without it

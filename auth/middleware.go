@@ -30,6 +30,9 @@ func (rs *ResourceServer) Middleware(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		if rs.dpop != nil && rs.dpop.nonces != nil {
+			w.Header().Set("DPoP-Nonce", rs.dpop.nonces.current(time.Now()))
+		}
 		info, err := rs.authenticate(r)
 		if err != nil {
 			rs.writeAuthError(w, err)
@@ -63,8 +66,12 @@ func (rs *ResourceServer) authenticate(r *http.Request) (*TokenInfo, error) {
 	}
 	scheme, token, ok := strings.Cut(values[0], " ")
 	token = strings.TrimLeft(token, " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || strings.ContainsAny(token, " \t") {
-		return nil, invalidf(`the Authorization header must be "Bearer <token>"`)
+	dpop := strings.EqualFold(scheme, "DPoP")
+	if !ok || !(dpop || strings.EqualFold(scheme, "Bearer")) || token == "" || strings.ContainsAny(token, " \t") {
+		return nil, invalidf(`the Authorization header must be "Bearer <token>" or "DPoP <token>"`)
+	}
+	if dpop && rs.dpop == nil {
+		return nil, invalidf("this server does not take DPoP-bound tokens; present a Bearer token")
 	}
 	if len(token) > maxTokenBytes {
 		return nil, invalidf("the bearer token is longer than %d bytes", maxTokenBytes)
@@ -90,6 +97,23 @@ func (rs *ResourceServer) authenticate(r *http.Request) (*TokenInfo, error) {
 	if info.Principal() == "" {
 		return nil, invalidf("the token names neither a subject nor a client")
 	}
+	switch {
+	case dpop:
+		thumb, err := rs.dpop.check(r, token, time.Now())
+		if err != nil {
+			return nil, err
+		}
+		if info.Confirmation == "" {
+			return nil, invalidf("the token is not DPoP-bound; present it with the Bearer scheme")
+		}
+		if info.Confirmation != thumb {
+			return nil, proofErrorf("it is signed with another key than the one the token is bound to")
+		}
+	case info.Confirmation != "":
+		return nil, invalidf("the token is DPoP-bound: present it with the DPoP scheme and a proof signed with its key")
+	case rs.dpop != nil && rs.dpop.required:
+		return nil, invalidf("this server takes only DPoP-bound tokens")
+	}
 	return info, nil
 }
 
@@ -105,22 +129,38 @@ func (rs *ResourceServer) writeAuthError(w http.ResponseWriter, err error) {
 	case errors.As(err, &scopeErr):
 		writeInsufficientScope(w, scopeErr)
 	case errors.Is(err, errNoToken):
-		w.Header().Set("WWW-Authenticate", formatBearer(
-			ParamResourceMetadata, rs.metadataURL,
-			ParamScope, strings.Join(rs.cfg.Scopes, " ")))
+		rs.challenge(w)
 		writeOAuthBody(w, http.StatusUnauthorized, ErrorInvalidToken, "Authorization needed: "+err.Error())
+	case errors.Is(err, ErrInvalidDPoPProof):
+		code, desc := ErrorInvalidDPoPProof, err.Error()
+		if errors.Is(err, errUseDPoPNonce) {
+			code = ErrorUseDPoPNonce
+		}
+		w.Header().Set("WWW-Authenticate", formatChallenge("DPoP", "algs", rs.dpop.names,
+			ParamResourceMetadata, rs.metadataURL, ParamError, code, ParamErrorDescription, desc))
+		writeOAuthBody(w, http.StatusUnauthorized, code, desc)
 	case errors.Is(err, ErrInvalidToken):
 		desc := err.Error()
-		w.Header().Set("WWW-Authenticate", formatBearer(
-			ParamResourceMetadata, rs.metadataURL,
-			ParamScope, strings.Join(rs.cfg.Scopes, " "),
-			ParamError, ErrorInvalidToken,
-			ParamErrorDescription, desc))
+		rs.challenge(w, ParamError, ErrorInvalidToken, ParamErrorDescription, desc)
 		writeOAuthBody(w, http.StatusUnauthorized, ErrorInvalidToken, desc)
 	default:
 		w.Header().Set("Retry-After", "5")
 		writeOAuthBody(w, http.StatusServiceUnavailable, "temporarily_unavailable",
 			"the server cannot verify tokens right now; retry later")
+	}
+}
+
+// challenge sets the WWW-Authenticate challenges of a 401, with the
+// resource metadata URL, the scopes and extra name/value pairs: a Bearer
+// challenge unless DPoP is required, and a DPoP one (with its algorithms)
+// when DPoP is on.
+func (rs *ResourceServer) challenge(w http.ResponseWriter, extra ...string) {
+	pairs := append([]string{ParamResourceMetadata, rs.metadataURL, ParamScope, strings.Join(rs.cfg.Scopes, " ")}, extra...)
+	if rs.dpop == nil || !rs.dpop.required {
+		w.Header().Add("WWW-Authenticate", formatBearer(pairs...))
+	}
+	if rs.dpop != nil {
+		w.Header().Add("WWW-Authenticate", formatChallenge("DPoP", append([]string{"algs", rs.dpop.names}, pairs...)...))
 	}
 }
 

@@ -46,6 +46,12 @@ type Config struct {
 	ResourceName          string
 	ResourceDocumentation string
 
+	// DPoP, when set, makes the resource accept DPoP-bound tokens (RFC 9449)
+	// presented with the DPoP scheme and a proof, and say so in its
+	// metadata and challenges. A DPoP-bound token is refused as a Bearer
+	// token whether or not DPoP is set.
+	DPoP *DPoPConfig
+
 	// Leeway is the clock skew allowed when the middleware checks a token's
 	// expiry; zero means 30 seconds.
 	Leeway time.Duration
@@ -61,6 +67,7 @@ type ResourceServer struct {
 	metadata    ProtectedResourceMetadata
 	metadataURL string
 	log         *slog.Logger
+	dpop        *dpopChecker // nil without Config.DPoP
 }
 
 // New checks cfg and returns a ResourceServer for it.
@@ -94,7 +101,13 @@ func New(cfg Config) (*ResourceServer, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &ResourceServer{
+	var dpop *dpopChecker
+	if cfg.DPoP != nil {
+		if dpop, err = newDPoPChecker(cfg.DPoP, cfg.Resource); err != nil {
+			return nil, err
+		}
+	}
+	rs := &ResourceServer{
 		cfg: cfg,
 		metadata: ProtectedResourceMetadata{
 			Resource:               cfg.Resource,
@@ -106,7 +119,13 @@ func New(cfg Config) (*ResourceServer, error) {
 		},
 		metadataURL: metadataURL,
 		log:         log,
-	}, nil
+		dpop:        dpop,
+	}
+	if dpop != nil {
+		rs.metadata.DPoPSigningAlgValuesSupported = strings.Fields(dpop.names)
+		rs.metadata.DPoPBoundAccessTokensRequired = dpop.required
+	}
+	return rs, nil
 }
 
 // DefaultLeeway is the clock skew allowed by default when checking a token's
@@ -130,6 +149,7 @@ func (rs *ResourceServer) Metadata() ProtectedResourceMetadata {
 	m.AuthorizationServers = slices.Clone(m.AuthorizationServers)
 	m.ScopesSupported = slices.Clone(m.ScopesSupported)
 	m.BearerMethodsSupported = slices.Clone(m.BearerMethodsSupported)
+	m.DPoPSigningAlgValuesSupported = slices.Clone(m.DPoPSigningAlgValuesSupported)
 	return m
 }
 

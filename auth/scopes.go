@@ -110,6 +110,13 @@ func (rs *ResourceServer) grants(granted []string, want string) bool {
 	return false
 }
 
+// IsRefusal reports whether [WriteError] answers err: whether err (or its
+// chain) is an [*InsufficientScopeError] or [ErrUnauthenticated].
+func IsRefusal(err error) bool {
+	var scopeErr *InsufficientScopeError
+	return errors.As(err, &scopeErr) || errors.Is(err, ErrUnauthenticated)
+}
+
 // WriteError answers an error from [Authorize] or [RequireScopes] and
 // reports whether it did: an [*InsufficientScopeError] (anywhere in err's
 // chain) gets 403 with the step-up challenge, [ErrUnauthenticated] gets 401.

@@ -24,6 +24,11 @@ type TokenInfo struct {
 	// Expiry is when the token stops being valid; zero means the verifier
 	// knows no expiry.
 	Expiry time.Time
+	// Confirmation is the RFC 7638 SHA-256 thumbprint (base64url) of the
+	// key the token is bound to, from its cnf.jkt claim (RFC 9449 section
+	// 6); empty for a bearer token. The middleware accepts a bound token
+	// only with a DPoP proof signed with that key.
+	Confirmation string
 	// Claims holds every claim of a JWT, or every member of an introspection
 	// response, for applications that need more than the fields above. It is
 	// nil for verifiers that have none.
