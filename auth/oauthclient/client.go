@@ -2,6 +2,7 @@ package oauthclient
 
 import (
 	"context"
+	"crypto"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -29,13 +30,21 @@ type Config struct {
 	// default, on behalf of a user, through Authorizer),
 	// GrantClientCredentials (on the client's own behalf, with credentials
 	// from Clients), or GrantJWTBearer (exchanging an assertion from
-	// Assertion, e.g. a workload identity token).
+	// Assertion, e.g. a workload identity token, or an ID-JAG from
+	// IdentityProvider).
 	Grant string
 	// Authorizer gets the user's authorization; required for
 	// GrantAuthorizationCode.
 	Authorizer Authorizer
-	// Assertion returns the JWT to exchange; required for GrantJWTBearer.
+	// Assertion returns the JWT to exchange; GrantJWTBearer needs it or
+	// IdentityProvider.
 	Assertion func(ctx context.Context) (string, error)
+	// IdentityProvider, with GrantJWTBearer, makes the client use
+	// enterprise-managed authorization (SEP-990): for each authorization
+	// server it exchanges the user's identity assertion at the identity
+	// provider for an ID-JAG and presents that as the assertion. Tokens
+	// obtained so are renewed by exchanging again.
+	IdentityProvider *IdentityProvider
 
 	// Clients are pre-registered credentials, each bound to the issuer of
 	// the authorization server that issued them (or, without an Issuer, to
@@ -59,6 +68,16 @@ type Config struct {
 	// scope, which it otherwise adds to authorization requests when the
 	// authorization server lists it, to get refresh tokens.
 	DisableOfflineAccess bool
+	// DPoPKey is the key DPoP proofs are signed with (RFC 9449): an ECDSA,
+	// RSA or Ed25519 private key. Nil means a P-256 key generated for this
+	// Client, so DPoP-bound tokens it saves in a persistent Store are of no
+	// use to another process; give a key to keep them. The client asks for
+	// DPoP-bound tokens from every authorization server whose metadata
+	// lists the key's algorithm in dpop_signing_alg_values_supported.
+	DPoPKey crypto.Signer
+	// DisableDPoP makes the client ask for Bearer tokens only, even from
+	// authorization servers that issue DPoP-bound ones.
+	DisableDPoP bool
 
 	// Store keeps tokens and registrations; nil means a new MemoryStore.
 	Store TokenStore
@@ -81,6 +100,8 @@ type Client struct {
 	log   *slog.Logger
 	now   func() time.Time
 
+	dpop *dpopProver // nil when DPoP is disabled
+
 	mu        sync.Mutex
 	endpoints map[string]*endpoint   // by endpoint URL without query
 	issuers   map[string]*sync.Mutex // one authorization at a time per AS
@@ -102,8 +123,12 @@ func New(cfg Config) (*Client, error) {
 			return nil, errors.New("oauthclient: the client credentials grant needs credentials in Config.Clients")
 		}
 	case GrantJWTBearer:
-		if cfg.Assertion == nil {
-			return nil, errors.New("oauthclient: the JWT bearer grant needs Config.Assertion")
+		if cfg.IdentityProvider != nil {
+			if err := cfg.IdentityProvider.check(); err != nil {
+				return nil, err
+			}
+		} else if cfg.Assertion == nil {
+			return nil, errors.New("oauthclient: the JWT bearer grant needs Config.Assertion, or Config.IdentityProvider for enterprise-managed authorization")
 		}
 	default:
 		return nil, fmt.Errorf("oauthclient: unknown grant %q", cfg.Grant)
@@ -139,7 +164,22 @@ func New(cfg Config) (*Client, error) {
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
+	if !cfg.DisableDPoP {
+		var err error
+		if c.dpop, err = newDPoPProver(cfg.DPoPKey); err != nil {
+			return nil, fmt.Errorf("oauthclient: %w", err)
+		}
+	}
 	return c, nil
+}
+
+// dpopFor returns the prover for token requests to b's authorization
+// server, or nil when tokens from it are not to be DPoP-bound.
+func (c *Client) dpopFor(b *binding) *dpopProver {
+	if c.dpop == nil || !c.dpop.accepts(b.meta.DPoPSigningAlgValuesSupported) {
+		return nil
+	}
+	return c.dpop
 }
 
 // endpoint is the client's state for one MCP endpoint.

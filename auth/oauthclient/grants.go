@@ -105,12 +105,19 @@ func (c *Client) clientCredentials(ctx context.Context, b *binding, scopes []str
 	return c.requestToken(ctx, b, ci, form, scopes)
 }
 
-// jwtBearer exchanges the configured assertion for a token (RFC 7523
-// section 2.1). A refused assertion is reported, not retried.
+// jwtBearer exchanges an assertion for a token (RFC 7523 section 2.1): an
+// ID-JAG from Config.IdentityProvider, or what Config.Assertion returns. A
+// refused assertion is reported, not retried.
 func (c *Client) jwtBearer(ctx context.Context, b *binding, scopes []string) (*Token, error) {
-	assertion, err := c.cfg.Assertion(ctx)
+	var assertion string
+	var err error
+	if idp := c.cfg.IdentityProvider; idp != nil {
+		assertion, err = c.idJAG(ctx, idp, b, scopes)
+	} else if assertion, err = c.cfg.Assertion(ctx); err != nil {
+		err = fmt.Errorf("get the assertion for the JWT bearer grant: %w", err)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("get the assertion for the JWT bearer grant: %w", err)
+		return nil, err
 	}
 	ci, err := c.clientFor(ctx, b)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -53,6 +54,7 @@ type asOptions struct {
 	preRegistered  []*asClient
 	noMetadata     bool         // publish no metadata (2025-03-26 defaults)
 	mcp            http.Handler // served at /mcp on the same origin
+	dpop           bool         // issue DPoP-bound tokens to requests with a proof
 }
 
 // asClient is a client the test AS knows.
@@ -143,6 +145,9 @@ func (as *testAS) metadata(w http.ResponseWriter, r *http.Request) {
 		CodeChallengeMethodsSupported:              as.o.pkceMethods,
 		ClientIDMetadataDocumentSupported:          as.o.cimd,
 		AuthorizationResponseIssParameterSupported: !as.o.issNotPromised,
+	}
+	if as.o.dpop {
+		m.DPoPSigningAlgValuesSupported = []string{"ES256"}
 	}
 	if len(as.o.pkceMethods) == 0 {
 		m.CodeChallengeMethodsSupported = nil
@@ -288,6 +293,13 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 	if f.Get("resource") == "" {
 		as.t.Errorf("AS: token request (%s) without a resource parameter", grant)
 	}
+	jkt := ""
+	if proof := r.Header.Get("DPoP"); as.o.dpop && proof != "" {
+		if jkt, err = proofKeyThumbprint(proof); err != nil {
+			oauthErr(http.StatusBadRequest, "invalid_dpop_proof", err.Error())
+			return
+		}
+	}
 	switch grant {
 	case "authorization_code":
 		as.mu.Lock()
@@ -307,7 +319,7 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 			as.t.Errorf("AS: token request resource %q, authorization request %q", f.Get("resource"), g.resource)
 			oauthErr(http.StatusBadRequest, "invalid_target", "resource mismatch")
 		default:
-			as.issue(w, g.client, "user-1", g.resource, g.scopes)
+			as.issue(w, g.client, "user-1", g.resource, g.scopes, jkt)
 		}
 	case "refresh_token":
 		as.mu.Lock()
@@ -318,19 +330,19 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 			oauthErr(http.StatusBadRequest, "invalid_grant", "unknown refresh token")
 			return
 		}
-		as.issue(w, g.client, "user-1", f.Get("resource"), g.scopes)
+		as.issue(w, g.client, "user-1", f.Get("resource"), g.scopes, jkt)
 	case "client_credentials":
 		if c == nil || method == "none" {
 			oauthErr(http.StatusUnauthorized, "invalid_client", "confidential client required")
 			return
 		}
-		as.issue(w, c.id, c.id, f.Get("resource"), strings.Fields(f.Get("scope")))
+		as.issue(w, c.id, c.id, f.Get("resource"), strings.Fields(f.Get("scope")), jkt)
 	case "urn:ietf:params:oauth:grant-type:jwt-bearer":
 		if f.Get("assertion") != as.o.assertion {
 			oauthErr(http.StatusBadRequest, "invalid_grant", "assertion rejected")
 			return
 		}
-		as.issue(w, "workload", "workload", f.Get("resource"), strings.Fields(f.Get("scope")))
+		as.issue(w, "workload", "workload", f.Get("resource"), strings.Fields(f.Get("scope")), jkt)
 	default:
 		oauthErr(http.StatusBadRequest, "unsupported_grant_type", grant)
 	}
@@ -409,16 +421,23 @@ func (as *testAS) checkAssertion(assertion, typ string, c *asClient) error {
 
 // issue answers a token request with a signed JWT access token, and a
 // refresh token when offline_access was granted.
-func (as *testAS) issue(w http.ResponseWriter, client, subject, resource string, requested []string) {
+// issue answers with a token; bound to the DPoP key with thumbprint jkt
+// unless jkt is empty.
+func (as *testAS) issue(w http.ResponseWriter, client, subject, resource string, requested []string, jkt string) {
 	granted := requested
 	if as.o.grant != nil {
 		granted = as.o.grant(requested)
 	}
-	payload, _ := json.Marshal(map[string]any{
+	claims := map[string]any{
 		"iss": as.issuer, "sub": subject, "aud": resource, "client_id": client,
 		"scope": strings.Join(granted, " "), "iat": time.Now().Unix(), "jti": randomID(),
 		"exp": time.Now().Add(time.Duration(as.o.expiresIn) * time.Second).Unix(),
-	})
+	}
+	tokenType := "Bearer"
+	if jkt != "" {
+		claims["cnf"], tokenType = map[string]string{"jkt": jkt}, "DPoP"
+	}
+	payload, _ := json.Marshal(claims)
 	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{Key: asKey(), KeyID: "as-key"}}, nil)
 	if err != nil {
 		as.t.Error(err)
@@ -426,7 +445,7 @@ func (as *testAS) issue(w http.ResponseWriter, client, subject, resource string,
 	}
 	jws, _ := signer.Sign(payload)
 	access, _ := jws.CompactSerialize()
-	resp := map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": as.o.expiresIn, "scope": strings.Join(granted, " ")}
+	resp := map[string]any{"access_token": access, "token_type": tokenType, "expires_in": as.o.expiresIn, "scope": strings.Join(granted, " ")}
 	if as.o.expiresAsText {
 		resp["expires_in"] = fmt.Sprint(as.o.expiresIn)
 	}
@@ -486,4 +505,22 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
+}
+
+// proofKeyThumbprint verifies a DPoP proof's signature with its embedded
+// key and returns the key's RFC 7638 thumbprint.
+func proofKeyThumbprint(proof string) (string, error) {
+	jws, err := jose.ParseSigned(proof, []jose.SignatureAlgorithm{jose.ES256})
+	if err != nil {
+		return "", err
+	}
+	key := jws.Signatures[0].Protected.JSONWebKey
+	if key == nil {
+		return "", errors.New("the proof has no jwk")
+	}
+	if _, err := jws.Verify(key); err != nil {
+		return "", err
+	}
+	thumb, err := key.Thumbprint(crypto.SHA256)
+	return base64.RawURLEncoding.EncodeToString(thumb), err
 }

@@ -3,6 +3,7 @@ package oauthclient
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,7 +22,9 @@ import (
 // Token is an access token and what came with it.
 type Token struct {
 	AccessToken string `json:"access_token"`
-	// TokenType is "Bearer"; other types are refused when issued.
+	// TokenType is TokenTypeBearer, or TokenTypeDPoP for a token bound to
+	// the client's DPoP key, which is presented with a DPoP proof; other
+	// types are refused when issued.
 	TokenType    string `json:"token_type"`
 	RefreshToken string `json:"refresh_token,omitempty"`
 	// Expiry is when the access token expires; zero when the authorization
@@ -57,15 +60,65 @@ type oauthErrorBody struct {
 }
 
 // requestToken POSTs form to the token endpoint of b, authenticated as ci
-// (not at all when ci is nil), and returns the token. requested are the scopes asked for, which the token
-// is granted when the response names none.
+// (not at all when ci is nil), and returns the token. requested are the
+// scopes asked for, which the token is granted when the response names
+// none. When b's authorization server issues DPoP-bound tokens, the request
+// carries a DPoP proof, and is sent again once with the nonce the server
+// asks for (use_dpop_nonce, RFC 9449 section 8).
 func (c *Client) requestToken(ctx context.Context, b *binding, ci *ClientInfo, form url.Values, requested []string) (*Token, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.meta.TokenEndpoint, nil)
+	endpoint, err := url.Parse(b.meta.TokenEndpoint)
 	if err != nil {
-		return nil, fmt.Errorf("build token request: %w", err)
+		return nil, fmt.Errorf("token endpoint of %s: %w", b.issuer, err)
 	}
-	if err := c.authenticateClient(req, form, ci, b.meta); err != nil {
+	dp := c.dpopFor(b)
+	for retried := false; ; retried = true {
+		resp, err := c.postToken(ctx, b, ci, form, endpoint, dp)
+		if err != nil {
+			return nil, err
+		}
+		if dp != nil {
+			dp.noteNonce(endpoint, resp.Header)
+		}
+		if resp.StatusCode == http.StatusOK {
+			defer resp.Body.Close()
+			return c.readToken(resp, b, dp != nil, requested)
+		}
+		err = oauthErrorFrom(resp, "token endpoint "+b.meta.TokenEndpoint)
+		resp.Body.Close()
+		var oe *OAuthError
+		if dp != nil && !retried && errors.As(err, &oe) && oe.Code == errorUseDPoPNonce && dp.nonce(endpoint) != "" {
+			continue
+		}
 		return nil, err
+	}
+}
+
+// postToken sends one token request, with a fresh DPoP proof when dp is
+// set.
+func (c *Client) postToken(ctx context.Context, b *binding, ci *ClientInfo, form url.Values, endpoint *url.URL, dp *dpopProver) (*http.Response, error) {
+	var proof string
+	if dp != nil {
+		var err error
+		if proof, err = dp.proof(http.MethodPost, endpoint, "", c.now()); err != nil {
+			return nil, err
+		}
+	}
+	return c.postForm(ctx, endpoint.String(), form, ci, b.meta, proof)
+}
+
+// postForm POSTs form to the token endpoint of the server meta describes,
+// authenticated as ci (not at all when ci is nil), with a DPoP proof
+// unless proof is empty.
+func (c *Client) postForm(ctx context.Context, endpoint string, form url.Values, ci *ClientInfo, meta *auth.AuthorizationServerMetadata, proof string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, nil)
+	if err != nil {
+		return nil, fmt.Errorf("build the request to %s: %w", endpoint, err)
+	}
+	if err := c.authenticateClient(req, form, ci, meta); err != nil {
+		return nil, err
+	}
+	if proof != "" {
+		req.Header.Set(headerDPoP, proof)
 	}
 	body := form.Encode()
 	req.Body = io.NopCloser(strings.NewReader(body))
@@ -74,12 +127,16 @@ func (c *Client) requestToken(ctx context.Context, b *binding, ci *ClientInfo, f
 	req.Header.Set("Accept", "application/json")
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("token request to %s: %w", b.meta.TokenEndpoint, err)
+		return nil, fmt.Errorf("request to %s: %w", endpoint, err)
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, oauthErrorFrom(resp, "token endpoint "+b.meta.TokenEndpoint)
-	}
+	return resp, nil
+}
+
+// readToken reads a successful token response. A DPoP-bound token is
+// accepted only when the request carried a proof (bound); a server that
+// answers a proof with a Bearer token (RFC 9449 section 5 allows it) gets
+// it used as one.
+func (c *Client) readToken(resp *http.Response, b *binding, bound bool, requested []string) (*Token, error) {
 	var tr tokenResponse
 	if err := fetch.Decode(resp, &tr); err != nil {
 		return nil, err
@@ -87,10 +144,16 @@ func (c *Client) requestToken(ctx context.Context, b *binding, ci *ClientInfo, f
 	if tr.AccessToken == "" {
 		return nil, fmt.Errorf("token endpoint %s returned no access_token", b.meta.TokenEndpoint)
 	}
-	if !strings.EqualFold(tr.TokenType, "Bearer") {
-		return nil, fmt.Errorf("token endpoint %s issued a %q token; this client only uses Bearer tokens", b.meta.TokenEndpoint, tr.TokenType)
+	var typ string
+	switch {
+	case strings.EqualFold(tr.TokenType, TokenTypeBearer):
+		typ = TokenTypeBearer
+	case bound && strings.EqualFold(tr.TokenType, TokenTypeDPoP):
+		typ = TokenTypeDPoP
+	default:
+		return nil, fmt.Errorf("token endpoint %s issued a %q token, which this client cannot present; it uses Bearer tokens and, with DPoP enabled, DPoP-bound ones", b.meta.TokenEndpoint, tr.TokenType)
 	}
-	t := &Token{AccessToken: tr.AccessToken, TokenType: "Bearer", RefreshToken: tr.RefreshToken, Scopes: requested}
+	t := &Token{AccessToken: tr.AccessToken, TokenType: typ, RefreshToken: tr.RefreshToken, Scopes: requested}
 	if tr.Scope != nil {
 		t.Scopes = strings.Fields(*tr.Scope)
 	}

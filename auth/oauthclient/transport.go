@@ -6,13 +6,17 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/weftmcp/weft/auth"
 )
 
 // Transport returns an http.RoundTripper that sends requests through base
-// (nil means http.DefaultTransport) with the MCP endpoint's bearer token in
-// the Authorization header. When the server answers 401 it discovers the
+// (nil means http.DefaultTransport) with the MCP endpoint's access token in
+// the Authorization header: a Bearer token as such, a DPoP-bound one with
+// the DPoP scheme and a fresh proof (RFC 9449 section 7), sent again once
+// with the server's nonce when it asks for one (use_dpop_nonce, section
+// 9). When the server answers 401 it discovers the
 // authorization server, obtains a token and retries once; when it answers
 // 403 with error="insufficient_scope" it authorizes again for the union of
 // the scopes requested before and those challenged, and retries once. A 403
@@ -46,16 +50,20 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	ep := t.c.endpointFor(req.URL)
 	tok := t.c.token(ctx, ep)
-	reauthorized, steppedUp := false, false
+	reauthorized, steppedUp, nonced := false, false, false
 	for {
 		resp, err := t.send(req, getBody, tok)
 		if err != nil {
 			return nil, err
 		}
+		fresh := tok != nil && tok.TokenType == TokenTypeDPoP && t.c.dpop.noteNonce(req.URL, resp.Header)
+		ch, challenged := tokenChallenge(resp.Header)
 		switch {
+		case resp.StatusCode == http.StatusUnauthorized && fresh && !nonced && ch.Params[auth.ParamError] == errorUseDPoPNonce:
+			discard(resp)
+			nonced = true
 		case resp.StatusCode == http.StatusUnauthorized && !reauthorized:
-			ch, ok := auth.BearerChallenge(resp.Header)
-			if !ok && len(resp.Header.Values("WWW-Authenticate")) > 0 {
+			if !challenged && len(resp.Header.Values("WWW-Authenticate")) > 0 {
 				return resp, nil // another scheme: not ours to answer
 			}
 			discard(resp)
@@ -64,8 +72,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 			reauthorized = true
 		case resp.StatusCode == http.StatusForbidden && !steppedUp:
-			ch, ok := auth.BearerChallenge(resp.Header)
-			if !ok || ch.Params[auth.ParamError] != auth.ErrorInsufficientScope {
+			if !challenged || ch.Params[auth.ParamError] != auth.ErrorInsufficientScope {
 				return resp, nil
 			}
 			next, err := t.c.stepUp(ctx, ep, tok, ch)
@@ -93,10 +100,32 @@ func (t *transport) send(req *http.Request, getBody func() (io.ReadCloser, error
 		}
 		r.Body = body
 	}
-	if tok != nil {
+	switch {
+	case tok == nil:
+	case tok.TokenType != TokenTypeDPoP:
 		r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	case t.c.dpop == nil:
+		return nil, fmt.Errorf("the token for %s is DPoP-bound, but DPoP is disabled (Config.DisableDPoP)", req.URL.Redacted())
+	default:
+		proof, err := t.c.dpop.proof(r.Method, r.URL, tok.AccessToken, t.c.now())
+		if err != nil {
+			return nil, err
+		}
+		r.Header.Set("Authorization", TokenTypeDPoP+" "+tok.AccessToken)
+		r.Header.Set(headerDPoP, proof)
 	}
 	return t.base.RoundTrip(r)
+}
+
+// tokenChallenge returns the response's Bearer or DPoP challenge (a
+// server taking DPoP-bound tokens may challenge with either scheme).
+func tokenChallenge(h http.Header) (auth.Challenge, bool) {
+	for _, c := range auth.ParseChallenges(h.Values("WWW-Authenticate")) {
+		if strings.EqualFold(c.Scheme, TokenTypeBearer) || strings.EqualFold(c.Scheme, TokenTypeDPoP) {
+			return c, true
+		}
+	}
+	return auth.Challenge{}, false
 }
 
 // replayable returns a function giving a fresh copy of req's body for each

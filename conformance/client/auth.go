@@ -34,6 +34,10 @@ type authContext struct {
 	PrivateKeyPEM    string `json:"private_key_pem"`
 	SigningAlgorithm string `json:"signing_algorithm"`
 	ValidJWT         string `json:"valid_jwt"`
+	IdPClientID      string `json:"idp_client_id"`
+	IdPIDToken       string `json:"idp_id_token"`
+	IdPIssuer        string `json:"idp_issuer"`
+	IdPTokenEndpoint string `json:"idp_token_endpoint"`
 }
 
 // refusals are the authorization scenarios whose mock leaves the client
@@ -71,6 +75,8 @@ func oauthConfig(e *env) (oauthclient.Config, error) {
 		need = []string{"client_id", "private_key_pem", "signing_algorithm"}
 	case "auth/wif-jwt-bearer":
 		need = []string{"client_id", "valid_jwt"}
+	case "auth/enterprise-managed-authorization":
+		need = []string{"client_id", "client_secret", "idp_client_id", "idp_id_token", "idp_token_endpoint"}
 	default:
 		return cfg, nil
 	}
@@ -79,7 +85,8 @@ func oauthConfig(e *env) (oauthclient.Config, error) {
 		return cfg, fmt.Errorf("MCP_CONFORMANCE_CONTEXT %q: %w", e.context, err)
 	}
 	have := map[string]string{"client_id": ac.ClientID, "client_secret": ac.ClientSecret, "issuer": ac.Issuer,
-		"private_key_pem": ac.PrivateKeyPEM, "signing_algorithm": ac.SigningAlgorithm, "valid_jwt": ac.ValidJWT}
+		"private_key_pem": ac.PrivateKeyPEM, "signing_algorithm": ac.SigningAlgorithm, "valid_jwt": ac.ValidJWT,
+		"idp_client_id": ac.IdPClientID, "idp_id_token": ac.IdPIDToken, "idp_token_endpoint": ac.IdPTokenEndpoint}
 	for _, n := range need {
 		if have[n] == "" {
 			return cfg, fmt.Errorf("MCP_CONFORMANCE_CONTEXT %q has no %s, which %s needs", e.context, n, e.scenario)
@@ -102,6 +109,15 @@ func oauthConfig(e *env) (oauthclient.Config, error) {
 		cfg.Grant = oauthclient.GrantJWTBearer
 		cfg.Assertion = func(context.Context) (string, error) { return ac.ValidJWT, nil }
 		cfg.Clients = []oauthclient.ClientInfo{{ClientID: ac.ClientID}}
+	case "auth/enterprise-managed-authorization":
+		cfg.Grant = oauthclient.GrantJWTBearer
+		cfg.IdentityProvider = &oauthclient.IdentityProvider{
+			Issuer:        ac.IdPIssuer,
+			TokenEndpoint: ac.IdPTokenEndpoint,
+			Client:        oauthclient.ClientInfo{ClientID: ac.IdPClientID},
+			SubjectToken:  func(context.Context) (string, error) { return ac.IdPIDToken, nil },
+		}
+		cfg.Clients = []oauthclient.ClientInfo{{ClientID: ac.ClientID, ClientSecret: ac.ClientSecret}}
 	}
 	return cfg, nil
 }

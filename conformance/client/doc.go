@@ -72,12 +72,17 @@
 //     credentials; auth/client-credentials-basic and -jwt use the client
 //     credentials grant with client_secret_basic or private_key_jwt
 //     (private_key_pem, signing_algorithm); auth/wif-jwt-bearer exchanges
-//     valid_jwt with the JWT bearer grant. In auth/resource-mismatch,
+//     valid_jwt with the JWT bearer grant; auth/enterprise-managed-authorization
+//     (SEP-990) exchanges idp_id_token at idp_token_endpoint as
+//     idp_client_id for an ID-JAG, then presents it with the JWT bearer
+//     grant as client_id/client_secret. In auth/dpop and auth/dpop-nonce
+//     the library asks for a DPoP-bound token because the authorization
+//     server lists ES256 in dpop_signing_alg_values_supported, and answers
+//     both servers' use_dpop_nonce (nothing scenario-specific is
+//     configured). In auth/resource-mismatch,
 //     auth/metadata-issuer-mismatch, auth/iss-supported-missing,
 //     auth/iss-wrong-issuer, auth/iss-unexpected, auth/iss-normalized and
 //     auth/scope-retry-limit the library must refuse to go on: there the
 //     session failing at the HTTP layer completes the scenario, and going
-//     through fails it. DPoP (auth/dpop, auth/dpop-nonce) and SEP-990
-//     (auth/enterprise-managed-authorization) are not built; those fail and
-//     are in conformance/baseline.yml.
+//     through fails it.
 package main

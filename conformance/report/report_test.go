@@ -295,11 +295,7 @@ func TestCommittedBaselineParses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	b, err := ParseBaseline(f)
-	if err != nil {
+	if _, err := ParseBaseline(f); err != nil {
 		t.Fatalf("conformance/baseline.yml: %v", err)
-	}
-	if len(b.Entries) == 0 {
-		t.Fatal("conformance/baseline.yml has no entries; if that is right, drop this assertion")
 	}
 }
