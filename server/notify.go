@@ -73,7 +73,7 @@ func (h *hub) listChanged(f feature) {
 	defer h.mu.Unlock()
 	for s := range h.sessions {
 		if s.wantsListChanged(f) {
-			s.out.post(f, "")
+			s.postChange(f, "")
 		}
 	}
 	for l := range h.listeners {
@@ -89,7 +89,7 @@ func (h *hub) resourceUpdated(uri string) {
 	defer h.mu.Unlock()
 	for s := range h.sessions {
 		if s.subscribed(uri) {
-			s.out.post(featureNone, uri)
+			s.postChange(featureNone, uri)
 		}
 	}
 	for l := range h.listeners {
@@ -101,15 +101,25 @@ func (h *hub) resourceUpdated(uri string) {
 
 // outbox holds the change notifications one receiver has yet to send: a set
 // of changed lists (coalesced) and the updated resource URIs, in order and
-// without repeats.
+// without repeats. Its receiver learns of them either from wake, which it
+// watches, or by having flush started on a goroutine of its own while
+// anything is pending, so that an idle receiver holds no goroutine.
 type outbox struct {
-	mu      sync.Mutex
-	changed [featureResources + 1]bool
-	uris    []string
-	wake    chan struct{} // holds a token while something is pending
+	mu       sync.Mutex
+	changed  [featureResources + 1]bool
+	uris     []string
+	wake     chan struct{} // holds a token while something is pending; nil with flush
+	flush    func()        // sends what take returns until it returns nothing
+	flushing bool          // flush runs: it has not yet found the outbox empty
 }
 
+// newOutbox returns an outbox whose receiver watches wake.
 func newOutbox() *outbox { return &outbox{wake: make(chan struct{}, 1)} }
+
+// newFlushingOutbox returns an outbox that starts flush on a new goroutine
+// when a change is posted and no flush is running; flush must call take
+// until it returns nothing.
+func newFlushingOutbox(flush func()) *outbox { return &outbox{flush: flush} }
 
 // post records a change: a list (f != featureNone) or a resource (uri != "").
 func (o *outbox) post(f feature, uri string) {
@@ -120,15 +130,23 @@ func (o *outbox) post(f feature, uri string) {
 	if uri != "" && !slices.Contains(o.uris, uri) {
 		o.uris = append(o.uris, uri)
 	}
+	start := o.flush != nil && !o.flushing
+	o.flushing = o.flush != nil
 	o.mu.Unlock()
-	select {
-	case o.wake <- struct{}{}:
-	default:
+	if start {
+		go o.flush()
+		return
+	}
+	if o.wake != nil {
+		select {
+		case o.wake <- struct{}{}:
+		default:
+		}
 	}
 }
 
 // take returns the pending notifications, as (method, params) pairs, and
-// empties the outbox.
+// empties the outbox. Returning nothing ends a running flush.
 func (o *outbox) take() []outgoing {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -143,6 +161,9 @@ func (o *outbox) take() []outgoing {
 	}
 	o.changed = [featureResources + 1]bool{}
 	o.uris = nil
+	if len(out) == 0 {
+		o.flushing = false
+	}
 	return out
 }
 

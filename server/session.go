@@ -40,30 +40,40 @@ type Session struct {
 	conn      *jsonrpc.Conn
 	id        string
 	principal string
-	out       *outbox
+	out       *outbox             // change notifications to send; made on the first (see postChange)
 	exchanges transport.Exchanges // the stream's, when its requests arrive in HTTP exchanges
-	ready     chan struct{}       // closed once conn is set
-	done      chan struct{}       // closed when the session has ended
-	ctx       context.Context     // ends with the session
-	cancel    context.CancelFunc
+	parent    context.Context     // Connect's: the session closes when it ends
+	// handlersEnded reports, without a lock, that the handlers' context has
+	// ended or must end once made (see handlersContext).
+	handlersEnded atomic.Bool
+
+	// What the session holds for its life is made on first use, under
+	// lifeMu, so that an idle session costs little more than its fields.
+	lifeMu      sync.Mutex
+	finished    bool               // the session has ended (see finish)
+	done        chan struct{}      // closed by finish
+	stopClosing func() bool        // unregisters closing the session when parent ends
+	ctx         context.Context    // ends with the session (see lifetime)
+	cancel      context.CancelFunc // ends ctx
 	// handlers is what every handler's context is tied to (see link): it
 	// ends, with the cause handlers see, when the client closes its input
-	// or the session closes.
+	// or the session closes. Until it is made, handlersCause holds the
+	// cause it must end with.
 	handlers      context.Context
 	cancelHandler context.CancelCauseFunc
-	handlersEnded atomic.Bool // handlers has ended (read without its lock)
+	handlersCause error
 	closeOnce     sync.Once
 	closeErr      error
 
-	mu       sync.Mutex
-	phase    sessionPhase
-	version  string
-	caps     mcp.ClientCapabilities
-	client   mcp.Implementation
-	declared mcp.ServerCapabilities // what initialize declared to this client
-	level    mcp.LoggingLevel       // from logging/setLevel; "" = no log messages
-	subs     map[string]bool        // resources/subscribe
-	initID   string                 // raw id of the initialize request, which cannot be cancelled
+	mu          sync.Mutex
+	phase       sessionPhase
+	version     string
+	caps        mcp.ClientCapabilities
+	client      mcp.Implementation
+	listChanged [featureResources + 1]bool // the lists initialize told this client may change
+	level       mcp.LoggingLevel           // from logging/setLevel; "" = no log messages
+	subs        map[string]bool            // resources/subscribe
+	initID      string                     // raw id of the initialize request, which cannot be cancelled
 	// listens are the open subscriptions/listen requests: each one's
 	// connection context, which ends once it has been answered.
 	listens map[jsonrpc.ID]context.Context
@@ -96,29 +106,30 @@ func (s *Server) Connect(ctx context.Context, stream jsonrpc.Stream, opts *Conne
 		rand.Read(b[:])
 		o.SessionID = hex.EncodeToString(b[:])
 	}
-	ss := &Session{
-		srv:       s,
-		id:        o.SessionID,
-		principal: o.Principal,
-		out:       newOutbox(),
-		ready:     make(chan struct{}),
-		done:      make(chan struct{}),
-	}
+	ss := &Session{srv: s, id: o.SessionID, principal: o.Principal, parent: ctx}
 	ss.exchanges, _ = stream.(transport.Exchanges)
-	ss.ctx, ss.cancel = context.WithCancel(ctx)
-	ss.handlers, ss.cancelHandler = context.WithCancelCause(ss.ctx)
-	// endHandlers sets handlersEnded; this sets it too when ctx ends.
-	context.AfterFunc(ss.handlers, func() { ss.handlersEnded.Store(true) })
 	s.hub.addSession(ss) // before any request is served: tasks find their session by ID
-	ss.conn = jsonrpc.NewConn(&watchedStream{Stream: stream, session: ss}, jsonrpc.ConnOptions{
-		Handler:         jsonrpc.HandlerFunc(ss.handle),
+	watched := watch(stream, ss)
+	ss.conn = jsonrpc.NewConn(watched, jsonrpc.ConnOptions{
+		Handler:         (*sessionHandler)(ss),
 		MaxInFlight:     o.MaxInFlight,
 		AllowBatch:      ss.allowBatch,
 		OnCallAbandoned: ss.callAbandoned,
+		OnDone:          ss.finish,
 		Logger:          s.logger,
 	})
-	close(ss.ready)
-	go ss.serve(ss.ctx)
+	stop := context.AfterFunc(ctx, func() {
+		ss.close(context.Cause(ctx))
+		ss.finish()
+	})
+	ss.lifeMu.Lock()
+	if ss.finished {
+		stop()
+	} else {
+		ss.stopClosing = stop
+	}
+	ss.lifeMu.Unlock()
+	watched.start() // only now, with conn set, do messages reach the handlers
 	return ss, nil
 }
 
@@ -183,7 +194,7 @@ func (ss *Session) ClientInfo() mcp.Implementation {
 // Wait blocks until the session has ended and returns why: nil when the
 // client closed the connection or Close was called, else the stream's error.
 func (ss *Session) Wait() error {
-	<-ss.done
+	<-ss.doneChan()
 	err := ss.conn.Err()
 	if err == jsonrpc.ErrClosed || errors.Is(err, io.EOF) { // closed here, or by the client
 		return nil
@@ -199,40 +210,128 @@ func (ss *Session) Wait() error {
 // interrupted (see Run).
 func (ss *Session) Close() error {
 	err := ss.close(ErrSessionClosed)
-	ss.cancel()
-	<-ss.done
+	ss.finish()
 	return err
 }
 
-// serve sends the session's change notifications until it ends.
-func (ss *Session) serve(ctx context.Context) {
-	defer close(ss.done)
-	defer ss.srv.hub.removeSession(ss)
-	for {
-		select {
-		case <-ss.out.wake:
-			for _, g := range ss.out.take() {
-				msg, err := g.message(nil)
-				if err == nil {
-					err = ss.conn.Notify(ctx, msg.Method, msg.Params)
-				}
-				if err != nil && ctx.Err() == nil {
-					ss.srv.logger.Warn("server: could not send a change notification", "session", ss.id, "method", g.method, "error", err)
-				}
-			}
-		case <-ctx.Done():
-			ss.close(context.Cause(ctx))
-			return
-		case <-ss.conn.Done():
+// finish ends the session once: when its connection has ended (it is the
+// connection's OnDone), or when it has been closed. It leaves the server,
+// its context ends and Wait returns. The session holds no goroutine of its
+// own meanwhile.
+func (ss *Session) finish() {
+	ss.lifeMu.Lock()
+	if ss.finished {
+		ss.lifeMu.Unlock()
+		return
+	}
+	ss.finished = true
+	stop, cancel, done := ss.stopClosing, ss.cancel, ss.done
+	ss.lifeMu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	ss.srv.hub.removeSession(ss)
+	if cancel != nil {
+		cancel()
+	}
+	if done != nil {
+		close(done)
+	}
+}
+
+// doneChan returns the channel finish closes, making it on first use.
+func (ss *Session) doneChan() <-chan struct{} {
+	ss.lifeMu.Lock()
+	defer ss.lifeMu.Unlock()
+	if ss.done == nil {
+		ss.done = make(chan struct{})
+		if ss.finished {
+			close(ss.done)
+		}
+	}
+	return ss.done
+}
+
+// lifetime returns the session's context, which ends when the session
+// ends, making it on first use.
+func (ss *Session) lifetime() context.Context {
+	ss.lifeMu.Lock()
+	defer ss.lifeMu.Unlock()
+	return ss.lifetimeLocked()
+}
+
+// lifetimeLocked is lifetime with lifeMu held.
+func (ss *Session) lifetimeLocked() context.Context {
+	if ss.ctx == nil {
+		ss.ctx, ss.cancel = context.WithCancel(ss.parent)
+		if ss.finished {
 			ss.cancel()
+		}
+	}
+	return ss.ctx
+}
+
+// handlersContext returns the context every handler's context is tied to
+// (see link), making it on first use.
+func (ss *Session) handlersContext() context.Context {
+	ss.lifeMu.Lock()
+	defer ss.lifeMu.Unlock()
+	if ss.handlers == nil {
+		ss.handlers, ss.cancelHandler = context.WithCancelCause(ss.lifetimeLocked())
+		if ss.handlersCause != nil {
+			ss.cancelHandler(ss.handlersCause)
+		}
+	}
+	return ss.handlers
+}
+
+// postChange records a change notification for the session to send: a
+// list (f != featureNone) or a resource (uri != "").
+func (ss *Session) postChange(f feature, uri string) {
+	ss.mu.Lock()
+	if ss.out == nil {
+		ss.out = newFlushingOutbox(ss.sendChanges)
+	}
+	out := ss.out
+	ss.mu.Unlock()
+	out.post(f, uri)
+}
+
+// sendChanges sends the session's pending change notifications; its outbox
+// runs it on a goroutine of its own while any are pending.
+func (ss *Session) sendChanges() {
+	ss.mu.Lock()
+	out := ss.out
+	ss.mu.Unlock()
+	ctx := ss.lifetime()
+	for {
+		pending := out.take()
+		if len(pending) == 0 {
 			return
+		}
+		for _, g := range pending {
+			msg, err := g.message(nil)
+			if err == nil {
+				err = ss.conn.Notify(ctx, msg.Method, msg.Params)
+			}
+			if err != nil && ctx.Err() == nil {
+				ss.srv.logger.Warn("server: could not send a change notification", "session", ss.id, "method", g.method, "error", err)
+			}
 		}
 	}
 }
 
+// sessionHandler is a Session as its connection's jsonrpc.Handler (a
+// conversion, where a method value would cost an allocation per session).
+type sessionHandler Session
+
+// Handle serves one incoming message.
+func (h *sessionHandler) Handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	return (*Session)(h).handle(ctx, req)
+}
+
 // handle serves one incoming message; it is the connection's handler.
 func (ss *Session) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	<-ss.ready
 	if req.IsNotification() {
 		ss.notification(req)
 		return nil, nil
@@ -331,7 +430,10 @@ func (ss *Session) initialize(p *mcp.InitializeParams, version string, declared 
 	if ss.phase != phaseNew {
 		return jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "the session is already initialized (protocol version %s); initialize may be sent only once", ss.version)
 	}
-	ss.phase, ss.version, ss.caps, ss.client, ss.declared = phaseInitializing, version, p.Capabilities, p.ClientInfo, declared
+	ss.phase, ss.version, ss.caps, ss.client = phaseInitializing, version, p.Capabilities, p.ClientInfo
+	ss.listChanged[featureTools] = declared.Tools != nil && declared.Tools.ListChanged
+	ss.listChanged[featurePrompts] = declared.Prompts != nil && declared.Prompts.ListChanged
+	ss.listChanged[featureResources] = declared.Resources != nil && declared.Resources.ListChanged
 	return nil
 }
 
@@ -372,18 +474,7 @@ func (ss *Session) logLevel() mcp.LoggingLevel {
 func (ss *Session) wantsListChanged(f feature) bool {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	if ss.phase != phaseReady {
-		return false
-	}
-	switch f {
-	case featureTools:
-		return ss.declared.Tools != nil && ss.declared.Tools.ListChanged
-	case featurePrompts:
-		return ss.declared.Prompts != nil && ss.declared.Prompts.ListChanged
-	case featureResources:
-		return ss.declared.Resources != nil && ss.declared.Resources.ListChanged
-	}
-	return false
+	return ss.phase == phaseReady && ss.listChanged[f]
 }
 
 // subscribed reports whether the session subscribed to uri.
@@ -401,27 +492,90 @@ func decodeNotification(req *jsonrpc.Request, v any) error {
 	return json.Unmarshal(req.Params, v)
 }
 
-// watchedStream notes the id of an initialize request as the connection reads
-// it, before any later message is dispatched, so a cancellation that follows
-// it on the wire is recognised however the handlers are scheduled.
+// watchedStream notes the id of an initialize request as the connection
+// takes it in, before any later message is dispatched, so a cancellation
+// that follows it on the wire is recognised however the handlers are
+// scheduled; and it notes the end of the client's input. Nothing reaches
+// the connection before start: the session's conn is set by then.
 type watchedStream struct {
 	jsonrpc.Stream
 	session *Session
+	started chan struct{} // closed by start
 }
 
-// Read reads the next message, noting the id of an initialize request, and
-// the end of the client's input.
+// startingStream is a stream watch returns.
+type startingStream interface {
+	jsonrpc.Stream
+	// start lets messages through to the connection.
+	start()
+}
+
+// watch returns stream wrapped so that ss notes what comes in: a
+// watchedPushStream when stream pushes its messages, else a watchedStream.
+func watch(stream jsonrpc.Stream, ss *Session) startingStream {
+	if _, ok := stream.(jsonrpc.PushStream); ok {
+		return &watchedPushStream{Stream: stream, session: ss}
+	}
+	return &watchedStream{Stream: stream, session: ss, started: make(chan struct{})}
+}
+
+// start lets Read through.
+func (w *watchedStream) start() { close(w.started) }
+
+// Read reads the next message, once started, and notes it.
 func (w *watchedStream) Read(ctx context.Context) (jsonrpc.Message, error) {
+	<-w.started
 	msg, err := w.Stream.Read(ctx)
+	w.session.noteIncoming(msg, err)
+	return msg, err
+}
+
+// watchedPushStream watches a jsonrpc.PushStream: it notes what the stream
+// hands the connection's Receiver, which it gives the stream only at start.
+type watchedPushStream struct {
+	jsonrpc.Stream
+	session *Session
+	recv    jsonrpc.Receiver // the connection's, until start passes it on
+}
+
+// Push keeps the connection's Receiver until start.
+func (w *watchedPushStream) Push(r jsonrpc.Receiver) { w.recv = r }
+
+// start gives the stream a Receiver that notes each message, then passes
+// it to the connection's.
+func (w *watchedPushStream) start() {
+	w.Stream.(jsonrpc.PushStream).Push(watchedReceiver{Receiver: w.recv, session: w.session})
+	w.recv = nil
+}
+
+// watchedReceiver notes each message for its session before its Receiver
+// takes it in.
+type watchedReceiver struct {
+	jsonrpc.Receiver
+	session *Session
+}
+
+func (w watchedReceiver) Receive(msg jsonrpc.Message, err error) {
+	w.session.noteIncoming(msg, err)
+	w.Receiver.Receive(msg, err)
+}
+
+func (w watchedReceiver) Serve(msg jsonrpc.Message) {
+	w.session.noteIncoming(msg, nil)
+	w.Receiver.Serve(msg)
+}
+
+// noteIncoming notes the id of an initialize request, and the end of the
+// client's input.
+func (ss *Session) noteIncoming(msg jsonrpc.Message, err error) {
 	if errors.Is(err, io.EOF) {
-		w.session.endHandlers(ErrClientClosed)
+		ss.endHandlers(ErrClientClosed)
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == mcp.MethodInitialize && !req.IsNotification() {
-		w.session.mu.Lock()
-		if w.session.initID == "" {
-			w.session.initID = req.ID.Raw()
+		ss.mu.Lock()
+		if ss.initID == "" {
+			ss.initID = req.ID.Raw()
 		}
-		w.session.mu.Unlock()
+		ss.mu.Unlock()
 	}
-	return msg, err
 }

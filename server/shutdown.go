@@ -31,7 +31,13 @@ const listenCloseGrace = time.Second
 // endHandlers ends the context of every handler of the session with cause
 // (the first cause given wins).
 func (ss *Session) endHandlers(cause error) {
-	ss.cancelHandler(cause)
+	ss.lifeMu.Lock()
+	if ss.handlers != nil {
+		ss.cancelHandler(cause)
+	} else if ss.handlersCause == nil {
+		ss.handlersCause = cause
+	}
+	ss.lifeMu.Unlock()
 	ss.handlersEnded.Store(true)
 }
 
@@ -60,11 +66,12 @@ func (c *handlerContext) merge() context.Context {
 		return *m
 	}
 	m, cancel := context.WithCancelCause(c.conn)
-	end := func() { cancel(context.Cause(c.sess.handlers)) }
-	if c.sess.handlers.Err() != nil {
+	handlers := c.sess.handlersContext()
+	end := func() { cancel(context.Cause(handlers)) }
+	if handlers.Err() != nil {
 		end() // at once: Err and Cause must see it on return
 	} else {
-		stop := context.AfterFunc(c.sess.handlers, end)
+		stop := context.AfterFunc(handlers, end)
 		context.AfterFunc(m, func() { stop() })
 	}
 	if !c.merged.CompareAndSwap(nil, &m) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/weftmcp/weft/internal/jsonkind"
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/tasks"
@@ -89,7 +90,7 @@ func (s *Server) updateTask(ctx context.Context, r *Request, p *mcp.UpdateTaskPa
 	responses := make(map[string]stdjson.RawMessage, len(p.InputResponses))
 	for k, v := range p.InputResponses {
 		if kind := jsontext.Value(v).Kind(); kind != '{' {
-			return nil, invalidParams("inputResponses[%q] must be a JSON object holding the client's result, not a JSON %s", k, kindText(kind))
+			return nil, invalidParams("inputResponses[%q] must be a JSON object holding the client's result, not a JSON %s", k, jsonkind.Name(kind))
 		}
 		responses[k] = v
 	}

@@ -51,8 +51,9 @@ func (s *Server) startLegacyTask(ctx context.Context, r *Request, t *serverTool,
 // changes, until it finishes or the session ends.
 func (s *Server) notifyTaskStatus(ss *Session, principal string, created tasks.Task) {
 	go func() {
+		ctx := ss.lifetime()
 		last := created
-		for t, err := range s.tasks.rt.Watch(ss.ctx, principal, created.ID) {
+		for t, err := range s.tasks.rt.Watch(ctx, principal, created.ID) {
 			if err != nil {
 				return
 			}
@@ -62,9 +63,9 @@ func (s *Server) notifyTaskStatus(ss *Session, principal string, created tasks.T
 			last = t
 			msg, err := notification(mcp.NotificationTasksStatus, &mcp.TaskStatusNotificationParams{Task: legacyTask(t)})
 			if err == nil {
-				err = ss.conn.Notify(ss.ctx, msg.Method, msg.Params)
+				err = ss.conn.Notify(ctx, msg.Method, msg.Params)
 			}
-			if err != nil && ss.ctx.Err() == nil {
+			if err != nil && ctx.Err() == nil {
 				s.logger.Debug("server: could not send notifications/tasks/status", "session", ss.id, "task", t.ID, "error", err)
 			}
 		}

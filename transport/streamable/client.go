@@ -36,7 +36,7 @@ type ClientOptions struct {
 	// modern tools/call requests (the Mcp-Param-* headers). When it is nil
 	// or returns nil, the Client uses what it learned from the tools/list
 	// results it carried.
-	ParamHeaders func(tool string) []ParamHeader
+	ParamHeaders func(tool string) []mcp.ParamHeader
 	// ReconnectDelay is how long to wait before reopening the GET stream or
 	// resuming a broken stream, unless the server set a retry interval. 0
 	// means DefaultReconnectDelay.
@@ -94,7 +94,7 @@ type Client struct {
 	getReady  chan struct{}    // closed once the server answered getFor's first GET
 	calls     map[string]*call // requests awaiting their answer, by ID text
 	toolLists map[string]bool  // modern tools/list requests awaiting their answer
-	learned   map[string][]ParamHeader
+	learned   map[string][]mcp.ParamHeader
 	closed    bool
 	reinit    sync.Mutex // serializes replaying the handshake
 

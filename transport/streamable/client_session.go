@@ -58,7 +58,7 @@ func (c *Client) setHeaders(h http.Header, method string, rp *routeParams, sid, 
 
 // setParamHeaders mirrors the x-mcp-header arguments of a tools/call.
 func (c *Client) setParamHeaders(h http.Header, rp *routeParams) {
-	var bindings []ParamHeader
+	var bindings []mcp.ParamHeader
 	if c.opts.ParamHeaders != nil {
 		bindings = c.opts.ParamHeaders(rp.name)
 	}
@@ -95,13 +95,13 @@ func (c *Client) learnLocked(result []byte) {
 		return
 	}
 	for _, t := range r.Tools {
-		bindings, err := ParamHeaders([]byte(t.InputSchema))
+		bindings, err := mcp.ParamHeaders([]byte(t.InputSchema))
 		if err != nil {
 			c.logger.Warn("streamable: a listed tool has invalid x-mcp-header annotations; exclude it", "tool", t.Name, "error", err)
 			continue
 		}
 		if c.learned == nil {
-			c.learned = make(map[string][]ParamHeader)
+			c.learned = make(map[string][]mcp.ParamHeader)
 		}
 		c.learned[t.Name] = bindings
 	}

@@ -2,7 +2,6 @@ package streamable
 
 import (
 	"context"
-	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -293,11 +292,11 @@ func TestClientSetsModernHeaders(t *testing.T) {
 	f := newFixture(t)
 	f.headers = make(chan http.Header, 4)
 	_, url := serve(t, f, &HandlerOptions{ToolInputSchema: toolSchema})
-	p := dial(t, url, &ClientOptions{ParamHeaders: func(tool string) []ParamHeader {
+	p := dial(t, url, &ClientOptions{ParamHeaders: func(tool string) []mcp.ParamHeader {
 		if tool != "region" {
 			return nil
 		}
-		b, err := ParamHeaders(stdjson.RawMessage(regionSchema))
+		b, err := mcp.ParamHeaders([]byte(regionSchema))
 		if err != nil {
 			t.Fatal(err)
 		}

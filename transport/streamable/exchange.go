@@ -34,21 +34,33 @@ func (s *session) Exchange(id jsonrpc.ID) transport.Exchange {
 	return exchange{st: st}
 }
 
-// refuse answers the stream's only request with auth.WriteError's refusal
-// of err instead of its JSON-RPC response, when err is one and the stream
-// has sent nothing yet; the stream is then complete. It reports whether it
-// did.
+// refuse arranges for the stream's only request to be answered with
+// auth.WriteError's refusal of err instead of its JSON-RPC response, when
+// err is one and the stream has sent nothing yet. The refusal is written
+// when the response arrives, so the request is over (its id free for reuse)
+// by the time the client reads the refusal; until then nothing else is
+// sent. It reports whether the stream took the refusal.
 func (st *respStream) refuse(err error) bool {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.complete || st.get || st.batch || st.awaiting != 1 || st.mode != modeUndecided || st.w == nil {
+	if st.refusal != nil {
+		return true
+	}
+	if st.complete || st.get || st.batch || st.awaiting != 1 || st.mode != modeUndecided || st.w == nil || !auth.IsRefusal(err) {
 		return false
 	}
-	if !auth.WriteError(st.w, err) {
-		return false
-	}
+	st.refusal = err
 	st.mode = modeJSON
-	st.awaiting = 0
-	st.completeLocked()
 	return true
+}
+
+// writeRefusalLocked answers with the refusal that refuse took, in place of
+// the response, and completes the stream.
+func (st *respStream) writeRefusalLocked() error {
+	defer st.completeLocked()
+	if st.w == nil {
+		return st.goneLocked()
+	}
+	auth.WriteError(st.w, st.refusal)
+	return nil
 }

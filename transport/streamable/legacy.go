@@ -103,7 +103,7 @@ func (h *Handler) initialize(w http.ResponseWriter, r *http.Request, p *post) {
 		writeError(w, http.StatusServiceUnavailable, req.ID, jsonrpc.NewError(codeTransport, "the session ended before it started: %v", err))
 		return
 	}
-	s.push(p.msgs)
+	s.serve(req)
 	st.wait(r.Context(), w)
 }
 

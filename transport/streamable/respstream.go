@@ -54,6 +54,7 @@ type respStream struct {
 	held     []jsonrpc.Message // a batch's responses held for the JSON array
 	index    uint64            // the last event index used
 	complete bool              // everything due was delivered, or the stream was ended
+	refusal  error             // the HTTP refusal to answer with in place of the response (see refuse)
 	done     chan struct{}     // closed on completion
 	kick     chan struct{}     // closed to release the attached connection's handler
 }
@@ -89,6 +90,14 @@ func (st *respStream) deliver(msg jsonrpc.Message, response bool) error {
 	if response && !st.get {
 		st.awaiting--
 		final = st.awaiting <= 0
+	}
+	if st.refusal != nil {
+		// A refused request's response and anything sent before it give
+		// way to the refusal.
+		if !final {
+			return nil
+		}
+		return st.writeRefusalLocked()
 	}
 	if final {
 		defer st.completeLocked()
@@ -262,7 +271,7 @@ func (st *respStream) completeLocked() {
 func (st *respStream) release() bool {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.w == nil || st.complete || !st.resumable() {
+	if st.w == nil || st.complete || !st.resumable() || st.refusal != nil {
 		return false
 	}
 	if st.mode != modeSSE {
@@ -291,7 +300,8 @@ func (st *respStream) end() {
 
 // abandon stops awaiting one response: its request was cancelled, so none
 // will come. When nothing else is due the stream completes; an undecided
-// stream then answers 204, or the other responses of a batch.
+// stream then answers 204, or the other responses of a batch, and a
+// refused one its refusal.
 func (st *respStream) abandon() {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -300,6 +310,10 @@ func (st *respStream) abandon() {
 	}
 	st.awaiting--
 	if st.awaiting > 0 {
+		return
+	}
+	if st.refusal != nil {
+		st.writeRefusalLocked()
 		return
 	}
 	if st.mode == modeUndecided {

@@ -19,12 +19,15 @@ import (
 // the server must stop serving it at once.
 var ErrSessionEnded = errors.New("streamable: the session has ended")
 
-// session is one legacy session. It is the jsonrpc.Stream the server reads
-// the session's messages from and writes its messages to; the HTTP side
-// pushes what clients POST and attaches response streams.
+// session is one legacy session. It is the jsonrpc.Stream the server's
+// connection takes the session's messages from and writes its messages to;
+// the HTTP side passes on what clients POST and attaches response streams.
+// It is a jsonrpc.PushStream: a connection that takes its Receiver is handed
+// each message on the POST's own goroutine, so an idle session holds no
+// goroutine; one that reads it instead (Read) gets them through a queue.
 //
-// An idle session holds little: its fields, its ID and one channel. Queues
-// and tables are allocated while in use and released when empty.
+// An idle session holds little: its fields and its ID. Queues and tables
+// are allocated while in use and released when empty.
 type session struct {
 	h          *Handler
 	id         string
@@ -34,15 +37,22 @@ type session struct {
 	mu       sync.Mutex
 	version  string            // negotiated protocol version, once initialize is answered
 	initID   jsonrpc.ID        // the initialize request, until answered
-	inbox    []jsonrpc.Message // POSTed messages not yet read
-	head     int               // inbox[head:] is unread
-	wake     chan struct{}     // signals a waiting Read
-	ended    error             // why the session ended; Read returns it once the inbox is empty
+	recv     jsonrpc.Receiver  // takes POSTed messages, once Push gave it; else they queue for Read
+	queue    *readQueue        // POSTed messages for Read, without a Receiver; made on first use
+	ended    error             // why the session ended; Read returns it once the queue is empty
 	attached int               // HTTP handlers now serving the session
 	pending  []pendingResponse // requests awaiting their response, with their stream
 	live     []*respStream     // POST streams not yet complete, for resumption
 	get      *respStream       // the GET stream, once opened
 	nextNum  int64             // the number of the next POST stream
+}
+
+// readQueue holds a session's messages for a connection that reads them
+// (Read) instead of taking a Receiver.
+type readQueue struct {
+	msgs []jsonrpc.Message // msgs[head:] are unread
+	head int
+	wake chan struct{} // signals a waiting Read
 }
 
 // pendingResponse ties a request of the session to the stream its response
@@ -54,7 +64,7 @@ type pendingResponse struct {
 
 // newSession returns a session of principal with the given ID.
 func newSession(h *Handler, id, principal string) *session {
-	s := &session{h: h, id: id, principal: principal, nextNum: 1, wake: make(chan struct{}, 1)}
+	s := &session{h: h, id: id, principal: principal, nextNum: 1}
 	s.touch()
 	return s
 }
@@ -74,14 +84,15 @@ func (s *session) primes() bool {
 func (s *session) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		s.mu.Lock()
-		if s.head < len(s.inbox) {
-			msg := s.inbox[s.head]
-			s.inbox[s.head] = nil
-			s.head++
-			if s.head == len(s.inbox) {
-				s.inbox, s.head = s.inbox[:0], 0
-				if cap(s.inbox) > 16 {
-					s.inbox = nil // do not keep a burst's queue on an idle session
+		q := s.readQueueLocked()
+		if q.head < len(q.msgs) {
+			msg := q.msgs[q.head]
+			q.msgs[q.head] = nil
+			q.head++
+			if q.head == len(q.msgs) {
+				q.msgs, q.head = q.msgs[:0], 0
+				if cap(q.msgs) > 16 {
+					q.msgs = nil // do not keep a burst's queue on an idle session
 				}
 			}
 			s.mu.Unlock()
@@ -93,26 +104,80 @@ func (s *session) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		s.mu.Unlock()
 		select {
-		case <-s.wake:
+		case <-q.wake:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
 	}
 }
 
-// push queues messages for Read. Requests must already be registered with
-// their response stream.
-func (s *session) push(msgs []jsonrpc.Message) {
-	s.mu.Lock()
-	s.inbox = append(s.inbox, msgs...)
-	s.mu.Unlock()
-	s.signal()
+// readQueueLocked returns the session's read queue, making it on first
+// use; s.mu is held.
+func (s *session) readQueueLocked() *readQueue {
+	if s.queue == nil {
+		s.queue = &readQueue{wake: make(chan struct{}, 1)}
+	}
+	return s.queue
 }
 
-// signal wakes a waiting Read.
-func (s *session) signal() {
+// Push implements jsonrpc.PushStream: from now on r takes the session's
+// messages, starting with any queued for Read before.
+func (s *session) Push(r jsonrpc.Receiver) {
+	s.mu.Lock()
+	s.recv = r
+	var queued []jsonrpc.Message
+	if s.queue != nil {
+		queued = s.queue.msgs[s.queue.head:]
+		s.queue = nil
+	}
+	s.mu.Unlock()
+	for _, m := range queued {
+		r.Receive(m, nil)
+	}
+}
+
+// push passes messages on to the server's connection, or queues them for
+// Read. Requests must already be registered with their response stream.
+func (s *session) push(msgs []jsonrpc.Message) {
+	s.mu.Lock()
+	r := s.recv
+	if r == nil {
+		q := s.readQueueLocked()
+		q.msgs = append(q.msgs, msgs...)
+		s.signalLocked()
+	}
+	s.mu.Unlock()
+	if r != nil {
+		for _, m := range msgs {
+			r.Receive(m, nil)
+		}
+	}
+}
+
+// serve passes on a request whose response the caller waits for anyway:
+// a connection that took the session's Receiver serves it on the calling
+// goroutine, which then finds the response written. Only a handler that
+// never ends the HTTP response before it returns may be served so (the
+// server cannot release the client's connection while its goroutine runs
+// the handler): initialize.
+func (s *session) serve(req *jsonrpc.Request) {
+	s.mu.Lock()
+	r := s.recv
+	s.mu.Unlock()
+	if r == nil {
+		s.push([]jsonrpc.Message{req})
+		return
+	}
+	r.Serve(req)
+}
+
+// signalLocked wakes a waiting Read; s.mu is held.
+func (s *session) signalLocked() {
+	if s.queue == nil {
+		return // nobody reads the session
+	}
 	select {
-	case s.wake <- struct{}{}:
+	case s.queue.wake <- struct{}{}:
 	default:
 	}
 }
@@ -366,8 +431,20 @@ func (s *session) shut(cause error) ([]*respStream, bool) {
 		streams = append(streams, s.get)
 	}
 	s.live, s.pending = nil, nil
-	s.signal()
+	s.signalLocked()
 	return streams, true
+}
+
+// endInput tells the server's connection, if it took the session's
+// Receiver, that no more messages will come: the session ended with cause.
+// (A connection reading the session learns it from Read.)
+func (s *session) endInput(cause error) {
+	s.mu.Lock()
+	r := s.recv
+	s.mu.Unlock()
+	if r != nil {
+		r.Receive(nil, cause)
+	}
 }
 
 // deleteAt removes element i of a slice, keeping order, and returns nil

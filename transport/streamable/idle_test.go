@@ -1,0 +1,79 @@
+package streamable_test
+
+import (
+	"net/http"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/weftmcp/weft/mcp"
+)
+
+// idleSessionBudget is the most heap an idle legacy session may hold on a
+// serving process (the benchmark target is 2 KiB; it measures about 1.7 KiB here).
+const idleSessionBudget = 2048
+
+// An idle legacy session holds no goroutine and at most idleSessionBudget
+// bytes of heap: after initialize and notifications/initialized, nothing
+// of the session waits on anything.
+func TestIdleLegacySessionsHoldNoGoroutineAndLittleHeap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens hundreds of sessions")
+	}
+	url := serveHTTP(t, newHandler(t, newServer()))
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}
+	t.Cleanup(client.CloseIdleConnections)
+	post := func(sid, body string) string {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("Mcp-Protocol-Version", mcp.Version20251125)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode/100 != 2 {
+			t.Fatalf("POST %s: HTTP %d", body, resp.StatusCode)
+		}
+		return resp.Header.Get("Mcp-Session-Id")
+	}
+	open := func() {
+		sid := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"idle","version":"1"}}}`)
+		post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	}
+	open() // warm up: pools, the HTTP connection, the server's first-use caches
+	const n = 500
+	settle := func() (heap uint64, goroutines int) {
+		// Handler goroutines of the last requests end, and the connection's
+		// reader parks; then a collection leaves only what is held.
+		deadline := time.Now().Add(10 * time.Second)
+		prev := -1
+		for g := runtime.NumGoroutine(); g != prev && time.Now().Before(deadline); g = runtime.NumGoroutine() {
+			prev = g
+			time.Sleep(20 * time.Millisecond)
+		}
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc, runtime.NumGoroutine()
+	}
+	heapBefore, goroutinesBefore := settle()
+	for range n {
+		open()
+	}
+	heapAfter, goroutinesAfter := settle()
+	if extra := goroutinesAfter - goroutinesBefore; extra > n/100 {
+		t.Errorf("%d idle sessions hold %d goroutines; want none", n, extra)
+	}
+	perSession := (float64(heapAfter) - float64(heapBefore)) / n
+	t.Logf("%.0f B of heap per idle legacy session", perSession)
+	if perSession > idleSessionBudget {
+		t.Errorf("an idle legacy session holds %.0f B of heap; the budget is %d B", perSession, idleSessionBudget)
+	}
+}
