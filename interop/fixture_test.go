@@ -53,6 +53,10 @@ type countdownIn struct {
 	Steps int `json:"steps" jsonschema:"how many progress notifications to send"`
 }
 
+// nameForm is the form ask_name elicits: one required string.
+var nameForm = &mcp.ElicitSchema{Type: "object", Required: []string{"name"},
+	Properties: mcp.ElicitProperties{{Name: "name", Schema: mcp.PrimitiveSchema{Type: "string"}}}}
+
 // newInteropServer returns the weft server the TypeScript client drives:
 // tools (typed, with progress, cancellable), a resource, a template and a
 // prompt. The cancellations tool reports how many calls of wait_for_cancel
@@ -105,6 +109,25 @@ func newInteropServer(logger *slog.Logger) *server.Server {
 	s.AddRawTool(&mcp.Tool{Name: "cancellations", Description: "How many wait_for_cancel calls have been cancelled"},
 		func(context.Context, *server.Request, stdjson.RawMessage) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: mcp.Contents{&mcp.TextContent{Text: strconv.FormatInt(cancelled.Load(), 10)}}}, nil
+		})
+
+	// ask_name asks the user for a name: a server-to-client request in the
+	// legacy era, an input_required result the client answers by retrying
+	// in the modern one.
+	s.AddRawTool(&mcp.Tool{Name: "ask_name", Description: "Asks the user for a name, then greets them"},
+		func(ctx context.Context, r *server.Request, _ stdjson.RawMessage) (*mcp.CallToolResult, error) {
+			answer, err := r.Elicit(ctx, &mcp.ElicitParams{Message: "What is your name?", RequestedSchema: nameForm})
+			if err != nil {
+				return nil, err
+			}
+			if answer.Action != mcp.ElicitAccept {
+				return &mcp.CallToolResult{Content: mcp.Contents{&mcp.TextContent{Text: "no name given (" + string(answer.Action) + ")"}}}, nil
+			}
+			var name string
+			if err := stdjson.Unmarshal(answer.Content["name"], &name); err != nil {
+				return nil, fmt.Errorf("the form's name is not a string: %w", err)
+			}
+			return &mcp.CallToolResult{Content: mcp.Contents{&mcp.TextContent{Text: "Hello, " + name + "!"}}}, nil
 		})
 
 	s.AddResource(&mcp.Resource{URI: "interop://static/hello", Name: "hello", MIMEType: "text/plain", Description: "A static greeting"},

@@ -1,6 +1,7 @@
 // Package interop_test checks that weft interoperates with real MCP peers
-// written in TypeScript: the official SDK's client against weft's server, and
-// weft's client against the reference "everything" server.
+// written in TypeScript: the official SDK's clients against weft's server
+// (v1 on the legacy era, v2 on 2026-07-28), and weft's client against the
+// reference "everything" server.
 //
 // The peers and Node.js 22 are pinned in interop/js/package-lock.json and
 // installed into .cache/interop by interop/js/install.sh, which the tests

@@ -1,0 +1,91 @@
+package interop_test
+
+import (
+	"bytes"
+	"context"
+	stdjson "encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// modernObservations is what interop/js/sdk2-client.cjs reports beyond
+// what sdk-client.cjs does.
+type modernObservations struct {
+	observations
+	ProtocolVersion string `json:"protocolVersion"`
+	Era             string `json:"era"`
+	AskName         struct {
+		Text         string   `json:"text"`
+		Elicitations []string `json:"elicitations"`
+	} `json:"askName"`
+}
+
+// runSDK2Client runs interop/js/sdk2-client.cjs, the TypeScript SDK v2
+// client, negotiating era ("auto" or "modern"), and decodes what it
+// observed.
+func runSDK2Client(t *testing.T, env []string, era string, args ...string) *modernObservations {
+	t.Helper()
+	tc := nodeToolchain(t)
+	_, file, _, _ := runtime.Caller(0)
+	script := filepath.Join(filepath.Dir(file), "js", "sdk2-client.cjs")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tc.node, append([]string{script, era}, args...)...)
+	cmd.Env = append(append(os.Environ(), "NODE_PATH="+tc.modules), env...)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = logTo(t, "sdk2-client: ")
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the TypeScript SDK v2 client failed (%v); its stderr is in the log above", err)
+	}
+	var obs modernObservations
+	if err := stdjson.Unmarshal(stdout.Bytes(), &obs); err != nil {
+		t.Fatalf("the TypeScript SDK v2 client printed no observations (%v): %q", err, stdout.String())
+	}
+	return &obs
+}
+
+// checkModernObservations asserts what the v2 client saw: everything the
+// v1 client sees, on the 2026-07-28 wire, plus a multi-round-trip
+// elicitation the SDK fulfilled and retried by itself.
+func checkModernObservations(t *testing.T, o *modernObservations) {
+	t.Helper()
+	if o.ProtocolVersion != "2026-07-28" || o.Era != "modern" {
+		t.Errorf("negotiated %q (era %q), want 2026-07-28 (modern)", o.ProtocolVersion, o.Era)
+	}
+	checkObservations(t, &o.observations)
+	if o.AskName.Text != "Hello, Grace!" || len(o.AskName.Elicitations) != 1 || o.AskName.Elicitations[0] != "What is your name?" {
+		t.Errorf("ask_name = %+v, want one elicitation answered and the greeting", o.AskName)
+	}
+}
+
+// TestTypeScriptV2ClientOverStdio: the TypeScript SDK v2 client starts
+// weft's server and drives it over stdio on the modern era, both pinned to
+// 2026-07-28 and probing with server/discover (the SDK probes on a sibling
+// process first).
+func TestTypeScriptV2ClientOverStdio(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, era := range []string{"modern", "auto"} {
+		t.Run(era, func(t *testing.T) {
+			checkModernObservations(t, runSDK2Client(t, []string{serveEnv + "=stdio"}, era, "--stdio", self))
+		})
+	}
+}
+
+// TestTypeScriptV2ClientOverStreamableHTTP: the TypeScript SDK v2 client
+// drives weft's server over Streamable HTTP on the modern era, pinned and
+// probing.
+func TestTypeScriptV2ClientOverStreamableHTTP(t *testing.T) {
+	for _, era := range []string{"modern", "auto"} {
+		t.Run(era, func(t *testing.T) {
+			checkModernObservations(t, runSDK2Client(t, nil, era, "--http", serveHTTP(t)))
+		})
+	}
+}
