@@ -15,6 +15,7 @@ import (
 
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/server"
+	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/transport"
 	"github.com/weftmcp/weft/transport/streamable"
 )
@@ -27,7 +28,12 @@ const serveEnv = "WEFT_INTEROP_SERVE"
 func TestMain(m *testing.M) {
 	if os.Getenv(serveEnv) == "stdio" {
 		logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-		if err := newInteropServer(logger).Run(context.Background(), transport.Stdio()); err != nil {
+		rt, err := taskRuntime(logger)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "interop fixture server:", err)
+			os.Exit(1)
+		}
+		if err := newInteropServer(logger, rt).Run(context.Background(), transport.Stdio()); err != nil {
 			fmt.Fprintln(os.Stderr, "interop fixture server:", err)
 			os.Exit(1)
 		}
@@ -57,13 +63,14 @@ type countdownIn struct {
 var nameForm = &mcp.ElicitSchema{Type: "object", Required: []string{"name"},
 	Properties: mcp.ElicitProperties{{Name: "name", Schema: mcp.PrimitiveSchema{Type: "string"}}}}
 
-// newInteropServer returns the weft server the TypeScript client drives:
-// tools (typed, with progress, cancellable), a resource, a template and a
-// prompt. The cancellations tool reports how many calls of wait_for_cancel
-// have seen their context end, so the client can confirm on the wire that
-// notifications/cancelled reached the handler.
-func newInteropServer(logger *slog.Logger) *server.Server {
-	s := server.New(mcp.Implementation{Name: "weft-interop-server", Version: "1.0.0"}, &server.Options{Logger: logger})
+// newInteropServer returns the weft server the TypeScript clients drive:
+// tools (typed, with progress, cancellable, asking for input), a resource, a
+// template and a prompt, and task tools run on rt. The cancellations tool
+// reports how many calls of wait_for_cancel have seen their context end, so
+// the client can confirm on the wire that the cancellation reached the
+// handler.
+func newInteropServer(logger *slog.Logger, rt *tasks.Runtime) *server.Server {
+	s := server.New(mcp.Implementation{Name: "weft-interop-server", Version: "1.0.0"}, &server.Options{Logger: logger, Tasks: rt})
 	var cancelled atomic.Int64
 
 	server.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echoes the text back"},
@@ -130,6 +137,8 @@ func newInteropServer(logger *slog.Logger) *server.Server {
 			return &mcp.CallToolResult{Content: mcp.Contents{&mcp.TextContent{Text: "Hello, " + name + "!"}}}, nil
 		})
 
+	addTaskTools(s)
+
 	s.AddResource(&mcp.Resource{URI: "interop://static/hello", Name: "hello", MIMEType: "text/plain", Description: "A static greeting"},
 		func(_ context.Context, _ *server.Request, uri string, _ map[string]string) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: mcp.ResourceContentsList{&mcp.TextResourceContents{URI: uri, MIMEType: "text/plain", Text: "hello from weft"}}}, nil
@@ -154,7 +163,8 @@ func serveHTTP(t *testing.T) string {
 		t.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(logTo(t, "weft server: "), nil))
-	h := streamable.NewHandler(newInteropServer(logger), &streamable.HandlerOptions{Logger: logger})
+	rt := newTaskRuntime(t, logger)
+	h := streamable.NewHandler(newInteropServer(logger, rt), &streamable.HandlerOptions{Logger: logger})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
@@ -164,6 +174,64 @@ func serveHTTP(t *testing.T) string {
 		defer cancel()
 		h.Shutdown(ctx)
 		hs.Shutdown(ctx)
+		if err := rt.Close(ctx); err != nil {
+			t.Errorf("closing the task runtime: %v", err)
+		}
 	})
 	return "http://" + ln.Addr().String() + "/mcp"
+}
+
+// taskPollInterval is the poll interval the fixture's tasks suggest.
+const taskPollInterval = 50 * time.Millisecond
+
+// taskRuntime returns the fixture's in-memory task runtime.
+func taskRuntime(logger *slog.Logger) (*tasks.Runtime, error) {
+	return tasks.New(tasks.NewMemoryStore(), tasks.NewMemoryBus(), tasks.WithLogger(logger), tasks.WithPollInterval(taskPollInterval))
+}
+
+// newTaskRuntime returns the fixture's task runtime for one test.
+func newTaskRuntime(t *testing.T, logger *slog.Logger) *tasks.Runtime {
+	t.Helper()
+	rt, err := taskRuntime(logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rt
+}
+
+// addTaskTools registers the tools that may run as tasks: slow_echo works a
+// little, then echoes; task_ask_name asks for a name from inside its task;
+// task_wait runs until its task is cancelled (at most a minute).
+func addTaskTools(s *server.Server) {
+	optional := server.Tasks(server.TaskConfig{Support: mcp.TaskSupportOptional})
+	server.AddTool(s, &mcp.Tool{Name: "slow_echo", Description: "Echoes the text back after a moment; may run as a task"},
+		func(ctx context.Context, _ *server.Request, in echoIn) (*mcp.CallToolResult, error) {
+			select {
+			case <-ctx.Done():
+				return nil, context.Cause(ctx)
+			case <-time.After(2 * taskPollInterval):
+			}
+			return &mcp.CallToolResult{Content: mcp.Contents{&mcp.TextContent{Text: "echo: " + in.Text}}}, nil
+		}, optional)
+	s.AddRawTool(&mcp.Tool{Name: "task_ask_name", Description: "Asks the user for a name, then greets them; may run as a task"},
+		func(ctx context.Context, r *server.Request, _ stdjson.RawMessage) (*mcp.CallToolResult, error) {
+			answer, err := r.Elicit(ctx, &mcp.ElicitParams{Message: "What is your name?", RequestedSchema: nameForm})
+			if err != nil {
+				return nil, err
+			}
+			var name string
+			if err := stdjson.Unmarshal(answer.Content["name"], &name); err != nil {
+				return nil, fmt.Errorf("the form's name is not a string: %w", err)
+			}
+			return &mcp.CallToolResult{Content: mcp.Contents{&mcp.TextContent{Text: "Hello, " + name + "!"}}}, nil
+		}, optional)
+	s.AddRawTool(&mcp.Tool{Name: "task_wait", Description: "Runs until cancelled (at most a minute); may run as a task"},
+		func(ctx context.Context, _ *server.Request, _ stdjson.RawMessage) (*mcp.CallToolResult, error) {
+			select {
+			case <-ctx.Done():
+				return nil, context.Cause(ctx)
+			case <-time.After(time.Minute):
+				return nil, fmt.Errorf("no cancellation arrived within a minute")
+			}
+		}, optional)
 }

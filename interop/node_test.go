@@ -13,6 +13,7 @@ package interop_test
 import (
 	"bytes"
 	"context"
+	stdjson "encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,6 +68,28 @@ func nodeToolchain(t *testing.T) toolchain {
 		t.Skip("no Node.js toolchain (fails under CI=true): " + toolchainErr)
 	}
 	return toolchainVal
+}
+
+// runScript runs script (a file of interop/js) with the toolchain's node
+// and args, its stderr logged to t, and decodes the JSON it prints on
+// stdout into out. what names the peer in failures.
+func runScript(t *testing.T, what, script string, env []string, out any, args ...string) {
+	t.Helper()
+	tc := nodeToolchain(t)
+	_, file, _, _ := runtime.Caller(0)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tc.node, append([]string{filepath.Join(filepath.Dir(file), "js", script)}, args...)...)
+	cmd.Env = append(append(os.Environ(), "NODE_PATH="+tc.modules), env...)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = logTo(t, strings.TrimSuffix(script, filepath.Ext(script))+": ")
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s failed (%v); its stderr is in the log above", what, err)
+	}
+	if err := stdjson.Unmarshal(stdout.Bytes(), out); err != nil {
+		t.Fatalf("%s printed no observations (%v): %q", what, err, stdout.String())
+	}
 }
 
 // testLogWriter sends a peer's stderr to the test log, line by line.

@@ -1,15 +1,8 @@
 package interop_test
 
 import (
-	"bytes"
-	"context"
-	stdjson "encoding/json"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"testing"
-	"time"
 )
 
 // modernObservations is what interop/js/sdk2-client.cjs reports beyond
@@ -29,23 +22,8 @@ type modernObservations struct {
 // observed.
 func runSDK2Client(t *testing.T, env []string, era string, args ...string) *modernObservations {
 	t.Helper()
-	tc := nodeToolchain(t)
-	_, file, _, _ := runtime.Caller(0)
-	script := filepath.Join(filepath.Dir(file), "js", "sdk2-client.cjs")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, tc.node, append([]string{script, era}, args...)...)
-	cmd.Env = append(append(os.Environ(), "NODE_PATH="+tc.modules), env...)
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	cmd.Stderr = logTo(t, "sdk2-client: ")
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("the TypeScript SDK v2 client failed (%v); its stderr is in the log above", err)
-	}
 	var obs modernObservations
-	if err := stdjson.Unmarshal(stdout.Bytes(), &obs); err != nil {
-		t.Fatalf("the TypeScript SDK v2 client printed no observations (%v): %q", err, stdout.String())
-	}
+	runScript(t, "the TypeScript SDK v2 client", "sdk2-client.cjs", env, &obs, append([]string{era}, args...)...)
 	return &obs
 }
 

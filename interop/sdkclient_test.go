@@ -1,16 +1,10 @@
 package interop_test
 
 import (
-	"bytes"
-	"context"
 	stdjson "encoding/json"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"testing"
-	"time"
 )
 
 // observations is what interop/js/sdk-client.cjs reports.
@@ -85,23 +79,8 @@ type observations struct {
 // observed.
 func runSDKClient(t *testing.T, env []string, args ...string) *observations {
 	t.Helper()
-	tc := nodeToolchain(t)
-	_, file, _, _ := runtime.Caller(0)
-	script := filepath.Join(filepath.Dir(file), "js", "sdk-client.cjs")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, tc.node, append([]string{script}, args...)...)
-	cmd.Env = append(append(os.Environ(), "NODE_PATH="+tc.modules), env...)
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	cmd.Stderr = logTo(t, "sdk-client: ")
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("the TypeScript SDK client failed (%v); its stderr is in the log above", err)
-	}
 	var obs observations
-	if err := stdjson.Unmarshal(stdout.Bytes(), &obs); err != nil {
-		t.Fatalf("the TypeScript SDK client printed no observations (%v): %q", err, stdout.String())
-	}
+	runScript(t, "the TypeScript SDK client", "sdk-client.cjs", env, &obs, args...)
 	return &obs
 }
 

@@ -303,7 +303,7 @@ func (pr *promotion) adopt(ctx context.Context, x *tasks.Exec) (tasks.Result, er
 	defer stop()
 	<-pr.done
 	pr.r.endTask()
-	return toolOutcome(pr.res, pr.err)
+	return toolOutcome(pr.res, pr.err, pr.r.modern)
 }
 
 // ask routes the handler's questions: to the request's round while

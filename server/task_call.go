@@ -110,7 +110,7 @@ func (s *Server) runToolTask(ctx context.Context, x *tasks.Exec) (tasks.Result, 
 	defer s.tasks.track(x.TaskID(), r)()
 	res, err := s.invokeTool(ctx, r, t, p.Arguments)
 	r.endTask()
-	return toolOutcome(res, err)
+	return toolOutcome(res, err, r.modern)
 }
 
 // taskRequest rebuilds the Request of a recorded call for a run of its
@@ -151,8 +151,10 @@ func dropNotification(context.Context, *jsonrpc.Request) error { return nil }
 
 // toolOutcome turns the outcome of a tool run into the task's outcome: a
 // result (isError included) completes it, a *jsonrpc.Error fails it with
-// exactly that error, and any other error fails it with -32603.
-func toolOutcome(res *mcp.CallToolResult, err error) (tasks.Result, error) {
+// exactly that error, and any other error fails it with -32603. A modern
+// task's result is the tools/call result it stands for, so it carries
+// resultType "complete" as every modern result does.
+func toolOutcome(res *mcp.CallToolResult, err error, modern bool) (tasks.Result, error) {
 	if err != nil {
 		var je *jsonrpc.Error
 		if errors.As(err, &je) {
@@ -163,6 +165,9 @@ func toolOutcome(res *mcp.CallToolResult, err error) (tasks.Result, error) {
 				"the tool returned ErrInputRequired inside a task, where questions are answered through the task; return the error of the question instead")
 		}
 		return tasks.Result{}, err
+	}
+	if modern && res.ResultType == "" {
+		res.ResultType = mcp.ResultComplete
 	}
 	raw, err := json.Marshal(res)
 	if err != nil {

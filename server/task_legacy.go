@@ -72,11 +72,47 @@ func (s *Server) notifyTaskStatus(ss *Session, principal string, created tasks.T
 	}()
 }
 
+// pushInputs follows a legacy task whose client polled it while it was
+// input_required, and delivers the task's questions to the session as they
+// come (see deliverInputs), as ordinary server-to-client requests tagged
+// with the task, until the task finishes or the session ends. The spec asks
+// such a client to call tasks/result, which carries the questions; one that
+// waits for them on the session instead (as the official Tasks requester
+// does; the spec tells clients to expect task messages on any stream) gets
+// them too. Waiting for the poll means the client knows the task by the
+// time its questions arrive. One follower runs per task.
+func (s *Server) pushInputs(ss *Session, principal, taskID string) {
+	if ss == nil || !s.tasks.startPushing(taskID) {
+		return
+	}
+	go func() {
+		defer s.tasks.stopPushing(taskID)
+		ctx := ss.lifetime()
+		dctx, stop := context.WithCancel(ctx)
+		defer stop() // a finished task's questions need no answer
+		for t, err := range s.tasks.rt.Watch(ctx, principal, taskID) {
+			if err != nil {
+				return
+			}
+			if t.Status == tasks.StatusInputRequired {
+				s.deliverInputs(dctx, ss, principal, t)
+			}
+			if t.Terminal() {
+				s.tasks.forgetDeliveries(t.ID)
+				return
+			}
+		}
+	}()
+}
+
 // legacyGetTask answers a 2025-11-25 tasks/get: the task, flat.
 func (s *Server) legacyGetTask(ctx context.Context, r *Request, id string) (result, error) {
 	t, err := s.tasks.rt.Get(ctx, r.principal, id)
 	if err != nil {
 		return nil, taskError(err, id)
+	}
+	if t.Status == tasks.StatusInputRequired {
+		s.pushInputs(r.session, r.principal, id)
 	}
 	return &mcp.GetTaskResult{Task: legacyTask(t)}, nil
 }
@@ -122,7 +158,7 @@ func (s *Server) taskResult(ctx context.Context, r *Request, p *mcp.GetTaskPaylo
 			return nil, taskError(err, p.TaskID)
 		}
 		if t.Status == tasks.StatusInputRequired {
-			s.deliverInputs(dctx, r, t)
+			s.deliverInputs(dctx, r.session, r.principal, t)
 		}
 		if t.Terminal() {
 			s.tasks.forgetDeliveries(t.ID)
@@ -154,28 +190,44 @@ func legacyPayload(t tasks.Task) (result, error) {
 	return &rawResult{raw: jsontext.Value(raw)}, nil
 }
 
-// deliverInputs sends each outstanding question of the task that no open
-// tasks/result on this instance has delivered yet to the client, each on
-// its own goroutine, and records the answers. A client's JSON-RPC error is
-// recorded as a refusal (see refusalAnswer). A delivery cut short by ctx
-// is released for the next tasks/result to retry.
-func (s *Server) deliverInputs(ctx context.Context, r *Request, t tasks.Task) {
+// deliverInputs sends each outstanding question of the task to the
+// session's client, each on its own goroutine, and records the answers. A
+// question another delivery on this instance is sending already is left to
+// it, and taken over if that delivery ends unanswered (see claimDelivery).
+// With the context of a tasks/result request, Streamable HTTP carries the
+// questions on that request's stream; otherwise on the session's GET
+// stream, and a session with none open fails at once. A client's JSON-RPC
+// error is recorded as a refusal (see refusalAnswer).
+func (s *Server) deliverInputs(ctx context.Context, ss *Session, principal string, t tasks.Task) {
 	for _, in := range t.InputRequests {
-		if !s.tasks.claimDelivery(t.ID, in.Key) {
-			continue
-		}
 		go func() {
-			answer, err := s.deliver(ctx, r, t.ID, in.Request)
-			if err != nil {
-				s.tasks.releaseDelivery(t.ID, in.Key)
+			for {
+				mine, other := s.tasks.claimDelivery(t.ID, in.Key)
+				if other != nil {
+					select {
+					case <-other.done:
+					case <-ctx.Done():
+						return
+					}
+					if other.answered {
+						return
+					}
+					continue
+				}
+				answer, err := deliver(ctx, ss, t.ID, in.Request)
+				if err == nil {
+					err = s.tasks.rt.Answer(context.WithoutCancel(ctx), principal, t.ID, map[string]stdjson.RawMessage{in.Key: stdjson.RawMessage(answer)})
+					if err != nil {
+						s.logger.Warn("server: could not record the client's answer to a task's input request", "task", t.ID, "key", in.Key, "error", err)
+					}
+					s.tasks.endDelivery(t.ID, in.Key, mine, true)
+					return
+				}
+				s.tasks.endDelivery(t.ID, in.Key, mine, false)
 				if ctx.Err() == nil {
-					s.logger.Warn("server: could not deliver a task's input request to the client", "task", t.ID, "key", in.Key, "error", err)
+					s.logger.Debug("server: could not deliver a task's input request to the client", "task", t.ID, "key", in.Key, "error", err)
 				}
 				return
-			}
-			err = s.tasks.rt.Answer(context.WithoutCancel(ctx), r.principal, t.ID, map[string]stdjson.RawMessage{in.Key: stdjson.RawMessage(answer)})
-			if err != nil {
-				s.logger.Warn("server: could not record the client's answer to a task's input request", "task", t.ID, "key", in.Key, "error", err)
 			}
 		}()
 	}
@@ -183,7 +235,7 @@ func (s *Server) deliverInputs(ctx context.Context, r *Request, t tasks.Task) {
 
 // deliver sends one input request to the session's client, tagged with the
 // task, and returns the answer to record.
-func (s *Server) deliver(ctx context.Context, r *Request, taskID string, raw []byte) (jsontext.Value, error) {
+func deliver(ctx context.Context, ss *Session, taskID string, raw []byte) (jsontext.Value, error) {
 	var in mcp.InputRequest
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return nil, fmt.Errorf("the recorded input request is unusable: %w", err)
@@ -197,7 +249,7 @@ func (s *Server) deliver(ctx context.Context, r *Request, taskID string, raw []b
 		return nil, err
 	}
 	var answer jsontext.Value
-	err = r.session.conn.Call(ctx, in.Method, params, &answer)
+	err = ss.conn.Call(ctx, in.Method, params, &answer)
 	var je *jsonrpc.Error
 	if errors.As(err, &je) {
 		return refusalAnswer(je)

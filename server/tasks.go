@@ -127,10 +127,13 @@ type taskHost struct {
 	// task ID, so a legacy tasks/cancel can end their notifications before
 	// it answers.
 	running map[string]*Request
-	// delivering holds the input requests (task ID + key) a legacy
-	// tasks/result is delivering to its client or has delivered, so two
-	// open tasks/result calls never ask the user twice.
-	delivering map[deliveryKey]bool
+	// delivering holds the input requests (task ID + key) being
+	// delivered to a legacy client or delivered already (by tasks/result
+	// or pushInputs), so the user is never asked twice.
+	delivering map[deliveryKey]*delivery
+	// pushing holds the legacy tasks whose questions a follower delivers
+	// to their session without a tasks/result (see Server.pushInputs).
+	pushing map[string]bool
 }
 
 // deliveryKey names one input request of one task.
@@ -140,7 +143,8 @@ func (h *taskHost) init(rt *tasks.Runtime) {
 	h.rt = rt
 	h.promotions = make(map[string]*promotion)
 	h.running = make(map[string]*Request)
-	h.delivering = make(map[deliveryKey]bool)
+	h.delivering = make(map[deliveryKey]*delivery)
+	h.pushing = make(map[string]bool)
 }
 
 // legacyCapability returns the tasks capability a legacy session of
@@ -205,25 +209,41 @@ func (h *taskHost) stopNotifying(id string) {
 	}
 }
 
-// claimDelivery reserves the delivery of a task's input request; it
-// reports false when it is already being delivered or was delivered.
-func (h *taskHost) claimDelivery(task, key string) bool {
+// delivery is one input request of a task being delivered to a legacy
+// client, by a tasks/result or by pushInputs.
+type delivery struct {
+	done     chan struct{} // closed when the delivery has ended
+	answered bool          // the client's answer was recorded; set before done closes
+}
+
+// claimDelivery claims the delivery of a task's input request. When another
+// delivery of it is under way or has been answered, it returns that one
+// instead (mine is nil): the caller waits for it to end and, if it ended
+// unanswered, claims again, so a delivery that failed (its stream ended, or
+// the client could not be reached) is taken over, never lost.
+func (h *taskHost) claimDelivery(task, key string) (mine, other *delivery) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	k := deliveryKey{task, key}
-	if h.delivering[k] {
-		return false
+	if d := h.delivering[k]; d != nil {
+		return nil, d
 	}
-	h.delivering[k] = true
-	return true
+	d := &delivery{done: make(chan struct{})}
+	h.delivering[k] = d
+	return d, nil
 }
 
-// releaseDelivery frees a delivery that did not get an answer, for the next
-// tasks/result to retry.
-func (h *taskHost) releaseDelivery(task, key string) {
+// endDelivery ends a delivery claimed by claimDelivery: an answered one
+// stays recorded, so the user is never asked again; an unanswered one is
+// freed for another delivery to take over.
+func (h *taskHost) endDelivery(task, key string, d *delivery, answered bool) {
 	h.mu.Lock()
-	delete(h.delivering, deliveryKey{task, key})
+	if !answered {
+		delete(h.delivering, deliveryKey{task, key})
+	}
+	d.answered = answered
 	h.mu.Unlock()
+	close(d.done)
 }
 
 // forgetDeliveries drops the delivery records of a finished task.
@@ -235,6 +255,25 @@ func (h *taskHost) forgetDeliveries(task string) {
 			delete(h.delivering, k)
 		}
 	}
+}
+
+// startPushing claims the follower of a legacy task's questions; it
+// reports false when one runs already.
+func (h *taskHost) startPushing(task string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.pushing[task] {
+		return false
+	}
+	h.pushing[task] = true
+	return true
+}
+
+// stopPushing releases the follower claimed by startPushing.
+func (h *taskHost) stopPushing(task string) {
+	h.mu.Lock()
+	delete(h.pushing, task)
+	h.mu.Unlock()
 }
 
 // extensionRequired is the -32021 error for a modern request that needs

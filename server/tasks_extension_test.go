@@ -157,6 +157,12 @@ func TestExtensionTasks_GetShowsTheStatusPayload(t *testing.T) {
 	if text1(t, []byte(member(t, raw, "result"))) != "held" || member(t, raw, "result", "_meta", mcp.MetaRelatedTask) != "" {
 		t.Errorf("inlined result %s: want the tool's result without related-task _meta", member(t, raw, "result"))
 	}
+	// The result is the tools/call result the task stands for, which on
+	// 2026-07-28 carries resultType (the official Tasks requester rejects
+	// one without it).
+	if got := member(t, raw, "result", "resultType"); got != `"complete"` {
+		t.Errorf("inlined result %s: resultType %s, want \"complete\"", member(t, raw, "result"), got)
+	}
 
 	toolErr := createExtensionTask(t, c, "tool_err", `{}`).TaskID
 	awaitStatus(t, rt, "", toolErr, tasks.StatusCompleted)

@@ -104,38 +104,116 @@ func nextMessage(t *testing.T, ch <-chan stdjson.RawMessage) stdjson.RawMessage 
 	}
 }
 
-func TestTasksHTTP_QuestionsTravelOnTheTasksResultStream(t *testing.T) {
-	rt := newRuntime(t)
-	s := taskServer(t, rt, newGate(), nil)
-	url := mount(t, s)
+// startAskTask opens a 2025-11-25 session over url, has tool ask run as a
+// task and waits until it asks its question; it returns the session's
+// headers and the task ID.
+func startAskTask(t *testing.T, rt *tasks.Runtime, url string) (hdr map[string]string, id string) {
+	t.Helper()
 	init := post(t, url, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}`, nil)
 	sid := init.Header.Get("Mcp-Session-Id")
 	nextMessage(t, messages(t, init))
-	hdr := map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": mcp.Version20251125}
+	hdr = map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": mcp.Version20251125}
 	if r := post(t, url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr); r.StatusCode != http.StatusAccepted {
 		t.Fatalf("initialized: %s", r.Status)
 	}
 	created := nextMessage(t, messages(t, post(t, url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask","arguments":{},"task":{}}}`, hdr)))
-	id := strings.Trim(member(t, created, "result", "task", "taskId"), `"`)
+	id = strings.Trim(member(t, created, "result", "task", "taskId"), `"`)
 	if id == "" {
 		t.Fatalf("tools/call answered %s", created)
 	}
 	awaitStatus(t, rt, sid, id, tasks.StatusInputRequired)
+	return hdr, id
+}
 
-	stream := messages(t, post(t, url, fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{"taskId":%q}}`, id), hdr))
-	question := nextMessage(t, stream)
+// answerQuestion checks that question is the ask tool's elicitation tagged
+// with task id and answers it with a name.
+func answerQuestion(t *testing.T, url string, hdr map[string]string, question stdjson.RawMessage, id string) {
+	t.Helper()
 	if member(t, question, "method") != `"elicitation/create"` || member(t, question, "params", "_meta", mcp.MetaRelatedTask, "taskId") != `"`+id+`"` {
-		t.Fatalf("the tasks/result stream carried %s, want the task's elicitation tagged with it", question)
+		t.Fatalf("the stream carried %s, want the task's elicitation tagged with it", question)
 	}
 	answer := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"action":"accept","content":{"name":"Ada"}}}`, member(t, question, "id"))
 	if r := post(t, url, answer, hdr); r.StatusCode != http.StatusAccepted {
 		t.Fatalf("posting the answer: %s", r.Status)
 	}
+}
+
+func TestTasksHTTP_QuestionsTravelOnTheTasksResultStream(t *testing.T) {
+	rt := newRuntime(t)
+	url := mount(t, taskServer(t, rt, newGate(), nil))
+	hdr, id := startAskTask(t, rt, url)
+
+	stream := messages(t, post(t, url, fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{"taskId":%q}}`, id), hdr))
+	answerQuestion(t, url, hdr, nextMessage(t, stream), id)
 	final := nextMessage(t, stream)
 	if member(t, final, "id") != "3" || text1(t, []byte(member(t, final, "result"))) != "Hello, Ada!" ||
 		member(t, final, "result", "_meta", mcp.MetaRelatedTask, "taskId") != `"`+id+`"` {
 		t.Errorf("tasks/result ended with %s", final)
 	}
+}
+
+// A client that polls a task in input_required gets its question on the
+// session's GET stream when one is open; without one, the question waits
+// for the client's tasks/result, whichever of the two comes first.
+func TestTasksHTTP_APolledQuestionGoesOnTheGetStreamOrTasksResult(t *testing.T) {
+	poll := func(t *testing.T, url string, hdr map[string]string, id string) {
+		t.Helper()
+		got := nextMessage(t, messages(t, post(t, url, fmt.Sprintf(`{"jsonrpc":"2.0","id":4,"method":"tasks/get","params":{"taskId":%q}}`, id), hdr)))
+		if s := member(t, got, "result", "status"); s != `"input_required"` {
+			t.Fatalf("tasks/get answered %s, want input_required", got)
+		}
+	}
+	awaitResult := func(t *testing.T, stream <-chan stdjson.RawMessage) {
+		t.Helper()
+		if final := nextMessage(t, stream); text1(t, []byte(member(t, final, "result"))) != "Hello, Ada!" {
+			t.Errorf("tasks/result ended with %s", final)
+		}
+	}
+	t.Run("GET stream", func(t *testing.T) {
+		rt := newRuntime(t)
+		url := mount(t, taskServer(t, rt, newGate(), nil))
+		hdr, id := startAskTask(t, rt, url)
+		get, err := http.NewRequest(http.MethodGet, url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		get.Header.Set("Accept", "text/event-stream")
+		for k, v := range hdr {
+			get.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(get)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET: %v %v", resp, err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		stream := messages(t, resp)
+		poll(t, url, hdr, id)
+		question := nextMessage(t, stream)
+		for member(t, question, "method") == `"notifications/tasks/status"` {
+			question = nextMessage(t, stream)
+		}
+		answerQuestion(t, url, hdr, question, id)
+		awaitStatus(t, rt, hdr["Mcp-Session-Id"], id, tasks.StatusCompleted)
+	})
+	t.Run("no GET stream, poll first", func(t *testing.T) {
+		rt := newRuntime(t)
+		url := mount(t, taskServer(t, rt, newGate(), nil))
+		hdr, id := startAskTask(t, rt, url)
+		poll(t, url, hdr, id)
+		stream := messages(t, post(t, url, fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{"taskId":%q}}`, id), hdr))
+		answerQuestion(t, url, hdr, nextMessage(t, stream), id)
+		awaitResult(t, stream)
+	})
+	t.Run("no GET stream, tasks/result first", func(t *testing.T) {
+		rt := newRuntime(t)
+		url := mount(t, taskServer(t, rt, newGate(), nil))
+		hdr, id := startAskTask(t, rt, url)
+		stream := messages(t, post(t, url, fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{"taskId":%q}}`, id), hdr))
+		question := nextMessage(t, stream)
+		poll(t, url, hdr, id) // the question is out already: not sent again
+		answerQuestion(t, url, hdr, question, id)
+		awaitResult(t, stream)
+	})
 }
 
 func TestTasksHTTP_ExtensionRequestsCarryMcpName(t *testing.T) {

@@ -222,12 +222,9 @@ func TestLegacyTasks_InputRequiredQuestionsTravelOnTasksResult(t *testing.T) {
 	id := createLegacyTask(t, c, "ask", `{}`).TaskID
 	// The receiver SHOULD move the task to input_required...
 	awaitStatus(t, rt, c.session.ID(), id, tasks.StatusInputRequired)
-	if s := member(t, c.mustCall(mcp.MethodTasksGet, `{"taskId":"`+id+`"}`), "status"); s != `"input_required"` {
-		t.Fatalf("status %s", s)
-	}
 	select {
 	case r := <-a.got:
-		t.Fatalf("the server sent %s before the client called tasks/result", r.Method)
+		t.Fatalf("the server sent %s before the client called tasks/result or polled the task", r.Method)
 	default:
 	}
 	raw := c.mustCall(mcp.MethodTasksResult, `{"taskId":"`+id+`"}`)
@@ -241,6 +238,35 @@ func TestLegacyTasks_InputRequiredQuestionsTravelOnTasksResult(t *testing.T) {
 	}
 	if text1(t, raw) != "Hello, Ada!" {
 		t.Errorf("tasks/result = %s", raw)
+	}
+}
+
+// A client that polls a task in input_required without calling tasks/result
+// (as the official Tasks requester does) gets the question on the session,
+// once, tagged with the task; its answer resumes the task.
+func TestLegacyTasks_APolledQuestionReachesTheSessionWithoutTasksResult(t *testing.T) {
+	rt := newRuntime(t)
+	a := newAnswerer("Ada")
+	c := open(t, taskServer(t, rt, newGate(), nil), mcp.Version20251125, legacyTaskCaps, a.answer)
+	id := createLegacyTask(t, c, "ask", `{}`).TaskID
+	awaitStatus(t, rt, c.session.ID(), id, tasks.StatusInputRequired)
+	if s := member(t, c.mustCall(mcp.MethodTasksGet, `{"taskId":"`+id+`"}`), "status"); s != `"input_required"` {
+		t.Fatalf("status %s, want input_required", s)
+	}
+	c.mustCall(mcp.MethodTasksGet, `{"taskId":"`+id+`"}`) // more polls, still one delivery
+	c.mustCall(mcp.MethodTasksGet, `{"taskId":"`+id+`"}`)
+	req := a.next(t)
+	if req.Method != mcp.MethodElicitationCreate || member(t, req.Params, "_meta", mcp.MetaRelatedTask, "taskId") != `"`+id+`"` {
+		t.Errorf("the question arrived as %s %s, want elicitation/create tagged with the task", req.Method, req.Params)
+	}
+	awaitStatus(t, rt, c.session.ID(), id, tasks.StatusCompleted)
+	if raw := c.mustCall(mcp.MethodTasksResult, `{"taskId":"`+id+`"}`); text1(t, raw) != "Hello, Ada!" {
+		t.Errorf("tasks/result = %s", raw)
+	}
+	select {
+	case r := <-a.got:
+		t.Errorf("the question was delivered twice: %s %s", r.Method, r.Params)
+	default:
 	}
 }
 

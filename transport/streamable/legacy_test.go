@@ -3,6 +3,7 @@ package streamable
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -220,6 +221,28 @@ func TestGETStreamCarriesServerInitiatedMessages(t *testing.T) {
 	ev := nextEvent(t, r)
 	if n, ok := message(t, ev).(*jsonrpc.Request); !ok || n.Method != "notifications/tools/list_changed" {
 		t.Fatalf("the GET stream carried %s, want the broadcast", ev.Data)
+	}
+}
+
+// A request from the server outside any request's handling, to a session
+// whose client has no GET stream open, fails at once with ErrNoStream
+// rather than waiting for an answer that cannot come; a notification is
+// dropped without an error.
+func TestServerRequestWithoutAGETStreamFails(t *testing.T) {
+	f := newFixture(t)
+	_, url := serve(t, f, nil)
+	initSession(t, url, mcp.Version20251125)
+	f.mu.Lock()
+	conn := f.conns[0]
+	f.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := conn.Call(ctx, "roots/list", map[string]any{}, nil)
+	if !errors.Is(err, ErrNoStream) {
+		t.Errorf("a request with no GET stream open returned %v, want ErrNoStream", err)
+	}
+	if err := conn.Notify(ctx, "notifications/tools/list_changed", map[string]any{}); err != nil {
+		t.Errorf("a notification with no GET stream open returned %v, want it dropped", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package streamable
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -18,6 +19,11 @@ import (
 // session was deleted by the client, expired or was ended by the server:
 // the server must stop serving it at once.
 var ErrSessionEnded = errors.New("streamable: the session has ended")
+
+// ErrNoStream is the error of a server-to-client request sent outside any
+// request's handling to a legacy session whose client has no GET stream
+// open: nothing could carry it, so no answer could come.
+var ErrNoStream = errors.New("streamable: no stream to the client")
 
 // session is one legacy session. It is the jsonrpc.Stream the server's
 // connection takes the session's messages from and writes its messages to;
@@ -219,6 +225,11 @@ func (s *session) Write(ctx context.Context, msg jsonrpc.Message) error {
 	get := s.get
 	s.mu.Unlock()
 	if get == nil {
+		if req, ok := msg.(*jsonrpc.Request); ok && !req.IsNotification() {
+			// A request nobody can receive would wait for its answer
+			// forever: its caller learns now.
+			return fmt.Errorf("%w: the client of session %s has no GET stream open to receive %s", ErrNoStream, s.id, req.Method)
+		}
 		s.h.opts.Logger.Debug("streamable: dropping a server message: the client has no GET stream open", "session", s.id)
 		return nil
 	}
