@@ -138,6 +138,7 @@ func newInteropServer(logger *slog.Logger, rt *tasks.Runtime) *server.Server {
 		})
 
 	addTaskTools(s)
+	addClientTaskTools(s)
 
 	s.AddResource(&mcp.Resource{URI: "interop://static/hello", Name: "hello", MIMEType: "text/plain", Description: "A static greeting"},
 		func(_ context.Context, _ *server.Request, uri string, _ map[string]string) (*mcp.ReadResourceResult, error) {
@@ -234,4 +235,71 @@ func addTaskTools(s *server.Server) {
 				return nil, fmt.Errorf("no cancellation arrived within a minute")
 			}
 		}, optional)
+}
+
+// addClientTaskTools registers the tools that have the client run tasks
+// (client-hosted tasks, 2025-11-25): each sends its request as a task,
+// waits for the client's task and reports what became of it.
+func addClientTaskTools(s *server.Server) {
+	text := func(t string) *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: mcp.Contents{&mcp.TextContent{Text: t}}}
+	}
+	s.AddRawTool(&mcp.Tool{Name: "elicit_as_task", Description: "Asks the user for a name through a task the client runs"},
+		func(ctx context.Context, r *server.Request, _ stdjson.RawMessage) (*mcp.CallToolResult, error) {
+			ct, err := r.Session().ElicitAsTask(ctx, &mcp.ElicitParams{Message: "What is your name?", RequestedSchema: nameForm}, time.Minute)
+			if err != nil {
+				return nil, err
+			}
+			final, err := ct.Wait(ctx)
+			if err != nil {
+				return nil, err
+			}
+			answer, err := ct.Result(ctx)
+			if err != nil {
+				return nil, err
+			}
+			var name string
+			if err := stdjson.Unmarshal(answer.Content["name"], &name); err != nil {
+				return nil, fmt.Errorf("the form's name is not a string: %w", err)
+			}
+			return text(fmt.Sprintf("Hello, %s! (client task %s, %s)", name, ct.ID(), final.Status)), nil
+		})
+	s.AddRawTool(&mcp.Tool{Name: "sample_as_task", Description: "Asks the client's model through a task the client runs"},
+		func(ctx context.Context, r *server.Request, _ stdjson.RawMessage) (*mcp.CallToolResult, error) {
+			ct, err := r.Session().SampleAsTask(ctx, &mcp.CreateMessageParams{MaxTokens: 10,
+				Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.SamplingContents{&mcp.TextContent{Text: "Say hi"}}}}}, time.Minute)
+			if err != nil {
+				return nil, err
+			}
+			answer, err := ct.Result(ctx)
+			if err != nil {
+				return nil, err
+			}
+			var said string
+			if len(answer.Content) == 1 {
+				if tc, ok := answer.Content[0].(*mcp.TextContent); ok {
+					said = tc.Text
+				}
+			}
+			return text(fmt.Sprintf("%s said %q", answer.Model, said)), nil
+		})
+	s.AddRawTool(&mcp.Tool{Name: "cancel_client_task", Description: "Starts an elicitation task on the client and cancels it"},
+		func(ctx context.Context, r *server.Request, _ stdjson.RawMessage) (*mcp.CallToolResult, error) {
+			ct, err := r.Session().ElicitAsTask(ctx, &mcp.ElicitParams{Message: "Wait for me", RequestedSchema: nameForm}, time.Minute)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := ct.Cancel(ctx); err != nil {
+				return nil, err
+			}
+			final, err := ct.Wait(ctx)
+			if err != nil {
+				return nil, err
+			}
+			listed, _, err := r.Session().ListClientTasks(ctx, "")
+			if err != nil {
+				return nil, err
+			}
+			return text(fmt.Sprintf("%s; the client lists %d tasks", final.Status, len(listed))), nil
+		})
 }
