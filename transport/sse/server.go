@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/weftmcp/weft/auth"
 	"github.com/weftmcp/weft/jsonrpc"
@@ -38,6 +39,11 @@ type HandlerOptions struct {
 	Endpoint string
 	// MaxBodyBytes bounds a POST body; 0 means jsonrpc.DefaultMaxMessageSize.
 	MaxBodyBytes int64
+	// KeepAlive is how long an event stream may stay quiet before it gets
+	// a comment line, which clients ignore but which keeps proxies from
+	// closing the connection. 0 means DefaultKeepAlive; negative means
+	// never.
+	KeepAlive time.Duration
 	// MaxSessions bounds the number of open streams; 0 means 10000, and a
 	// negative value means no bound.
 	MaxSessions int
@@ -80,6 +86,9 @@ func NewHandler(srv Server, opts *HandlerOptions) *Handler {
 	}
 	if h.opts.MaxSessions == 0 {
 		h.opts.MaxSessions = 10000
+	}
+	if h.opts.KeepAlive == 0 {
+		h.opts.KeepAlive = DefaultKeepAlive
 	}
 	if h.opts.Logger == nil {
 		h.opts.Logger = slog.Default()

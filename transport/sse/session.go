@@ -21,9 +21,10 @@ type session struct {
 	id        string
 	principal string // who opened the session (auth.PrincipalFrom); only they reach it
 
-	wmu sync.Mutex // serializes writes to w
-	w   http.ResponseWriter
-	rc  *http.ResponseController
+	wmu  sync.Mutex // serializes writes to w
+	w    http.ResponseWriter
+	rc   *http.ResponseController
+	beat Heartbeat // comments on the quiet stream; guarded by wmu
 
 	mu    sync.Mutex
 	inbox []jsonrpc.Message
@@ -34,8 +35,10 @@ type session struct {
 }
 
 func newSession(h *Handler, id, principal string, w http.ResponseWriter) *session {
-	return &session{h: h, id: id, principal: principal, w: w, rc: http.NewResponseController(w),
+	s := &session{h: h, id: id, principal: principal, w: w, rc: http.NewResponseController(w),
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
+	s.beat = NewHeartbeat(h.opts.KeepAlive, s.ping)
+	return s
 }
 
 // Read returns the next message the client POSTed, and io.EOF once the
@@ -96,7 +99,24 @@ func (s *session) send(ev Event) error {
 	if err := WriteEvent(s.w, ev); err != nil {
 		return err
 	}
-	return s.rc.Flush()
+	if err := s.rc.Flush(); err != nil {
+		return err
+	}
+	s.beat.Beat()
+	return nil
+}
+
+// ping writes a comment to the stream after a quiet period. A failed write
+// needs nothing more: the stream's handler sees its client gone.
+func (s *session) ping() {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if s.w == nil {
+		return
+	}
+	if WriteComment(s.w) == nil && s.rc.Flush() == nil {
+		s.beat.Beat()
+	}
 }
 
 // Close ends the session from the server's side: its event stream closes.
@@ -124,6 +144,7 @@ func (s *session) end() {
 	}
 	s.wmu.Lock()
 	s.w, s.rc = nil, nil
+	s.beat.Stop()
 	s.wmu.Unlock()
 	close(s.done)
 }

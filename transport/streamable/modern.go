@@ -45,6 +45,7 @@ func (h *Handler) serveModern(w http.ResponseWriter, r *http.Request, p *post) {
 		return
 	}
 	st := newRespStream(h, nil, w, 1, false)
+	defer st.detach(w) // nothing writes to w once this handler has returned
 	st.cancel, st.reqCtx = cancel, r.Context()
 	info.Exchange = exchange{st: st}
 	resp := h.serveStandalone(ctx, req, info, st.notify)

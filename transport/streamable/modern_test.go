@@ -228,18 +228,27 @@ func TestModernSSEWhenNotificationsComeFirst(t *testing.T) {
 	}
 }
 
-func TestListenStreamsEachNotificationAsItComes(t *testing.T) {
-	f := newFixture(t)
-	_, url := serve(t, f, nil)
+// openListen opens a subscriptions/listen stream for tool list changes; it
+// is answered 200. cancel closes it, as a client going away does.
+func openListen(t *testing.T, url string) (resp *http.Response, cancel context.CancelFunc) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	req := mustRequest(t, "POST", url, modernHeaders("subscriptions/listen", ""),
 		modernBody("9", "subscriptions/listen", `"notifications":{"toolsListChanged":true}`))
 	resp, err := http.DefaultClient.Do(req.WithContext(ctx))
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	t.Cleanup(func() { resp.Body.Close() })
 	wantStatus(t, resp, http.StatusOK)
+	return resp, cancel
+}
+
+func TestListenStreamsEachNotificationAsItComes(t *testing.T) {
+	f := newFixture(t)
+	_, url := serve(t, f, nil)
+	resp, cancel := openListen(t, url)
 	r := sse.NewReader(resp.Body, 1<<20)
 	if n, ok := message(t, nextEvent(t, r)).(*jsonrpc.Request); !ok || n.Method != "notifications/subscriptions/acknowledged" {
 		t.Fatal("the listen stream did not start with the acknowledgement")

@@ -37,6 +37,12 @@ type HandlerOptions struct {
 	// opens each legacy SSE stream (protocol 2025-11-25 and later): how long
 	// a client waits before reconnecting. 0 means DefaultRetryInterval.
 	RetryInterval time.Duration
+	// KeepAlive is how long an SSE response (a GET stream, a request's
+	// stream, a subscriptions/listen stream) may stay quiet before it gets
+	// a comment line, which clients ignore but which keeps proxies from
+	// closing the connection. 0 means sse.DefaultKeepAlive; negative means
+	// never.
+	KeepAlive time.Duration
 
 	// Origins guards against DNS rebinding. With the zero value, a request
 	// arriving on a loopback address needs a local Host and, if it has one,
@@ -74,6 +80,9 @@ func (o *HandlerOptions) withDefaults() HandlerOptions {
 	}
 	if c.RetryInterval <= 0 {
 		c.RetryInterval = DefaultRetryInterval
+	}
+	if c.KeepAlive == 0 {
+		c.KeepAlive = sse.DefaultKeepAlive
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

@@ -55,6 +55,7 @@ type respStream struct {
 	index    uint64            // the last event index used
 	complete bool              // everything due was delivered, or the stream was ended
 	refusal  error             // the HTTP refusal to answer with in place of the response (see refuse)
+	beat     sse.Heartbeat     // comments on an attached SSE connection while it is quiet
 	done     chan struct{}     // closed on completion
 	kick     chan struct{}     // closed to release the attached connection's handler
 }
@@ -62,6 +63,7 @@ type respStream struct {
 // newRespStream returns a stream awaiting n responses, attached to w.
 func newRespStream(h *Handler, sess *session, w http.ResponseWriter, n int, batch bool) *respStream {
 	st := &respStream{h: h, sess: sess, w: w, rc: http.NewResponseController(w), awaiting: n, batch: batch, done: make(chan struct{})}
+	st.beat = sse.NewHeartbeat(h.opts.KeepAlive, st.ping)
 	if sess != nil {
 		st.kick = make(chan struct{})
 	}
@@ -173,8 +175,8 @@ func (st *respStream) startSSELocked(prime bool) {
 	var err error
 	if prime && st.sess != nil && st.sess.primes() {
 		err = st.writeLocked(sse.Event{ID: eventID(st.num, st.index), Retry: int(st.h.opts.RetryInterval.Milliseconds())})
-	} else {
-		err = st.rc.Flush()
+	} else if err = st.rc.Flush(); err == nil {
+		st.beat.Beat()
 	}
 	if err != nil {
 		st.lostLocked(err)
@@ -224,7 +226,30 @@ func (st *respStream) writeLocked(ev sse.Event) error {
 	if err := sse.WriteEvent(st.w, ev); err != nil {
 		return err
 	}
-	return st.rc.Flush()
+	if err := st.rc.Flush(); err != nil {
+		return err
+	}
+	st.beat.Beat()
+	return nil
+}
+
+// ping writes a comment to the attached SSE connection after a quiet
+// period (HandlerOptions.KeepAlive), so that proxies keep it open.
+func (st *respStream) ping() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.w == nil || st.complete || st.mode != modeSSE {
+		return
+	}
+	err := sse.WriteComment(st.w)
+	if err == nil {
+		err = st.rc.Flush()
+	}
+	if err != nil {
+		st.lostLocked(err)
+		return
+	}
+	st.beat.Beat()
 }
 
 // lostLocked handles a failed write: the connection is detached. A legacy
@@ -259,6 +284,7 @@ func (st *respStream) completeLocked() {
 		return
 	}
 	st.complete = true
+	st.beat.Stop()
 	close(st.done)
 	if st.sess != nil && !st.get {
 		st.sess.streamDone(st)
@@ -365,6 +391,7 @@ func (st *respStream) detach(w http.ResponseWriter) {
 	defer st.mu.Unlock()
 	if st.w == w {
 		st.w, st.rc = nil, nil
+		st.beat.Stop()
 	}
 }
 
