@@ -2,8 +2,12 @@ package oauthclient_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/weftmcp/weft/auth"
 	"github.com/weftmcp/weft/auth/oauthclient"
@@ -70,5 +74,79 @@ func TestMemoryStore_KeepsCopies(t *testing.T) {
 	_ = s.DeleteToken(ctx, "https://as", "https://rs")
 	if gone, _ := s.Token(ctx, "https://as", "https://rs"); gone != nil {
 		t.Error("DeleteToken kept the token")
+	}
+}
+
+func TestFileStore_KeepsTokensAndClientsAcrossInstances(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "weft", "oauth.json")
+	s := oauthclient.NewFileStore(path)
+	if tok, err := s.Token(ctx, "https://as", "https://rs"); tok != nil || err != nil {
+		t.Fatalf("a store with no file: %v, %v", tok, err)
+	}
+	expiry := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	want := oauthclient.Token{AccessToken: "a", TokenType: oauthclient.TokenTypeDPoP, RefreshToken: "r", Expiry: expiry, Scopes: []string{"x", "y"}}
+	if err := s.SaveToken(ctx, "https://as", "https://rs", &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveToken(ctx, "https://as", "https://other", &oauthclient.Token{AccessToken: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveClient(ctx, "https://as", &oauthclient.ClientInfo{ClientID: "cid", ClientSecret: "sec", AuthMethod: oauthclient.AuthClientSecretPost}); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(path)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("the store's file: %v, %v; want mode 0600", info, err)
+	}
+
+	// Another instance on the same file (the next run of a CLI) sees it all.
+	again := oauthclient.NewFileStore(path)
+	got, err := again.Token(ctx, "https://as", "https://rs")
+	if err != nil || got == nil || got.AccessToken != "a" || got.TokenType != oauthclient.TokenTypeDPoP || got.RefreshToken != "r" ||
+		!got.Expiry.Equal(expiry) || !slices.Equal(got.Scopes, want.Scopes) {
+		t.Errorf("token read back = %+v, %v; want %+v", got, err, want)
+	}
+	if ci, err := again.Client(ctx, "https://as"); err != nil || ci == nil || ci.ClientID != "cid" || ci.ClientSecret != "sec" {
+		t.Errorf("client read back = %+v, %v", ci, err)
+	}
+	if ci, _ := again.Client(ctx, "https://elsewhere"); ci != nil {
+		t.Errorf("a registration with another issuer was returned: %+v", ci)
+	}
+
+	// Saving replaces; deleting forgets only that token.
+	if err := again.SaveToken(ctx, "https://as", "https://rs", &oauthclient.Token{AccessToken: "a2"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteToken(ctx, "https://as", "https://other"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Token(ctx, "https://as", "https://rs"); got == nil || got.AccessToken != "a2" {
+		t.Errorf("after a save from another instance, the token is %+v", got)
+	}
+	if got, _ := s.Token(ctx, "https://as", "https://other"); got != nil {
+		t.Errorf("a deleted token is still there: %+v", got)
+	}
+}
+
+func TestFileStore_ACorruptFileIsReportedWithItsPath(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "oauth.json")
+	if err := os.WriteFile(path, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := oauthclient.NewFileStore(path).Token(context.Background(), "https://as", "https://rs")
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "delete it") {
+		t.Errorf("reading a corrupt store: %v; want an error naming the file and what to do", err)
+	}
+}
+
+func TestStore_ANewClientReusesTokensFromAFile(t *testing.T) {
+	as := newTestAS(t, asOptions{})
+	ms := newMCPServer(t, as, auth.Config{})
+	path := filepath.Join(t.TempDir(), "oauth.json")
+	mustReply(t, newClient(t, oauthclient.Config{Store: oauthclient.NewFileStore(path)}), ms.url)
+	mustReply(t, newClient(t, oauthclient.Config{Store: oauthclient.NewFileStore(path)}), ms.url)
+	if n := len(as.auths()); n != 1 {
+		t.Errorf("%d authorizations, want 1: the second client should use the stored token", n)
 	}
 }
