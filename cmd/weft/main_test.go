@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +21,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/weftmcp/weft/auth/authtest"
 )
 
 // The CLI is tested with testscript (github.com/rogpeppe/go-internal), the
@@ -30,7 +33,47 @@ import (
 // temporary folder.
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"weft": main})
+	testscript.Main(m, map[string]func(){"weft": main, "authtest": authtestMain, "browse": browseMain})
+}
+
+// authtestMain is the script command "authtest FILE": it runs an OAuth
+// authorization server (auth/authtest) on a loopback port, writes its
+// issuer URL to FILE, and serves until it is killed.
+func authtestMain() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: authtest FILE")
+		os.Exit(2)
+	}
+	as := authtest.NewServer(&authtest.Options{Subject: "ada"})
+	if err := os.WriteFile(os.Args[1], []byte(as.URL+"\n"), 0o600); err != nil {
+		fmt.Fprintln(os.Stderr, "authtest:", err)
+		os.Exit(1)
+	}
+	select {}
+}
+
+// browseMain is the browser of the scripts ("browse URL", through
+// WEFT_BROWSER): it opens URL as a browser would, following redirects (the
+// authorization server authorizes at once and sends it back to weft's
+// loopback callback), and appends URL to the file $BROWSE_LOG.
+func browseMain() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: browse URL")
+		os.Exit(2)
+	}
+	if log := os.Getenv("BROWSE_LOG"); log != "" {
+		f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err == nil {
+			fmt.Fprintln(f, os.Args[1])
+			f.Close()
+		}
+	}
+	resp, err := http.Get(os.Args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "browse:", err)
+		os.Exit(1)
+	}
+	resp.Body.Close()
 }
 
 // TestScripts runs the scripts that need nothing but weft.
@@ -164,6 +207,14 @@ func params(dir string, setup func(*testscript.Env) error) testscript.Params {
 			// the script's own folder.
 			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, "data"))
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
+			// OAuth credentials too, and the authorization redirect comes
+			// back to a port of the script's own.
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, "config"))
+			port, err := freePort()
+			if err != nil {
+				return err
+			}
+			env.Setenv("WEFT_OAUTH_PORT", port)
 			if setup != nil {
 				return setup(env)
 			}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/weftmcp/weft/auth"
 	"github.com/weftmcp/weft/cmd/weft/internal/example"
 	"github.com/weftmcp/weft/cmd/weft/internal/httpserve"
 	"github.com/weftmcp/weft/cmd/weft/internal/store"
@@ -25,6 +27,10 @@ type listenFlags struct {
 	readyFile string
 	store     string
 	settings  store.Settings
+	// authIssuer, when set, protects the HTTP endpoint with OAuth: tokens
+	// are JWTs from this issuer for the endpoint's URL.
+	authIssuer string
+	authScopes []string
 }
 
 // add declares the flags on cmd; withStdio adds --stdio.
@@ -33,6 +39,9 @@ func (f *listenFlags) add(cmd *cobra.Command, withStdio bool) {
 	if withStdio {
 		cmd.Flags().BoolVar(&f.stdio, "stdio", false, "serve one client on stdin and stdout")
 	}
+	cmd.Flags().StringVar(&f.authIssuer, "auth-issuer", "",
+		"with --http, require OAuth access tokens: JWTs from the authorization server with this issuer URL, for the endpoint's URL (clients discover it in the endpoint's protected resource metadata)")
+	cmd.Flags().StringSliceVar(&f.authScopes, "auth-scope", nil, "with --auth-issuer, a scope every request's token must grant (repeat, or separate with commas)")
 	cmd.Flags().StringVar(&f.readyFile, "ready-file", "", "with --http, write the endpoint's URL to this file once listening (for scripts)")
 	cmd.Flags().StringVar(&f.store, "store", "", store.Usage)
 	cmd.Flags().StringVar(&f.settings.Instance, "instance", "",
@@ -92,6 +101,9 @@ its server was lost. Give each server its own --instance name.`,
 // the client leaves.
 func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags, storeDesc string, logger *slog.Logger) error {
 	if f.stdio {
+		if f.authIssuer != "" {
+			return usageError("--auth-issuer protects an HTTP endpoint; it needs --http, not --stdio")
+		}
 		return serveStdio(ctx, srv)
 	}
 	ln, err := httpserve.Listen(f.http)
@@ -99,6 +111,11 @@ func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags
 		return err
 	}
 	url := httpserve.URL(ln)
+	protect, err := f.protection(url, logger)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	if f.readyFile != "" {
 		if err := writeFileAtomic(f.readyFile, url+"\n"); err != nil {
 			ln.Close()
@@ -106,11 +123,32 @@ func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags
 		}
 	}
 	fmt.Fprintf(e.stderr, "weft: serving MCP at %s (tasks in %s); stop with Ctrl-C\n", url, storeDesc)
-	if err := httpserve.Serve(ctx, srv, ln, logger); err != nil {
+	if err := httpserve.Serve(ctx, srv, ln, logger, protect); err != nil {
 		return err
 	}
 	fmt.Fprintln(e.stderr, "weft: stopped")
 	return nil
+}
+
+// protection returns the OAuth resource server that --auth-issuer asks
+// for, for the endpoint at resource; nil without the flag.
+func (f *listenFlags) protection(resource string, logger *slog.Logger) (func(http.Handler) http.Handler, error) {
+	switch {
+	case f.authIssuer == "" && len(f.authScopes) > 0:
+		return nil, usageError("--auth-scope needs --auth-issuer")
+	case f.authIssuer == "":
+		return nil, nil
+	}
+	verifier, err := auth.NewJWTVerifier(auth.JWTOptions{Issuer: f.authIssuer, Audience: resource})
+	if err != nil {
+		return nil, usageError("--auth-issuer: %v", err)
+	}
+	rs, err := auth.New(auth.Config{Resource: resource, AuthorizationServers: []string{f.authIssuer}, Verifier: verifier,
+		Scopes: f.authScopes, ResourceName: "weft", Logger: logger})
+	if err != nil {
+		return nil, usageError("--auth-issuer: %v", err)
+	}
+	return rs.Handler, nil
 }
 
 // serveStdio serves one client on stdin and stdout until it leaves or ctx

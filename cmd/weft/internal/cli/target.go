@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 	"os/exec"
 	"strings"
@@ -69,7 +70,8 @@ func isURL(s string) bool {
 // stream opens the transport to the target.
 func (t target) stream(e *env) (jsonrpc.Stream, error) {
 	if t.url != "" {
-		return streamable.NewClient(t.url, &streamable.ClientOptions{Logger: e.logger()}), nil
+		hc := &http.Client{Transport: newAuthTransport(e)}
+		return streamable.NewClient(t.url, &streamable.ClientOptions{Logger: e.logger(), HTTPClient: hc}), nil
 	}
 	cmd := exec.Command(t.command[0], t.command[1:]...)
 	return transport.NewCommand(cmd, transport.WithStderr(e.stderr), transport.WithGracePeriod(stdioGrace))

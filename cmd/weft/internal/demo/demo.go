@@ -54,7 +54,9 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	url := httpserve.URL(ln)
 	serveCtx, stopServing := context.WithCancel(context.WithoutCancel(ctx))
 	served := make(chan error, 1)
-	go func() { served <- httpserve.Serve(serveCtx, example.New(rt.ServerOptions(cfg.Logger)), ln, cfg.Logger) }()
+	go func() {
+		served <- httpserve.Serve(serveCtx, example.New(rt.ServerOptions(cfg.Logger)), ln, cfg.Logger, nil)
+	}()
 	defer func() {
 		stopServing()
 		err = errors.Join(err, <-served)

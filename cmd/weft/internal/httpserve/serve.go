@@ -41,12 +41,17 @@ func URL(ln net.Listener) string {
 // Serve serves srv at Path on ln until ctx ends, then shuts down: new
 // requests are refused, open streams end, and requests in flight get
 // ShutdownTimeout to finish. It closes ln. The error is nil after a clean
-// shutdown.
-func Serve(ctx context.Context, srv *server.Server, ln net.Listener, logger *slog.Logger) error {
+// shutdown. protect, when not nil, wraps what is served (with an OAuth
+// resource server's Handler, say).
+func Serve(ctx context.Context, srv *server.Server, ln net.Listener, logger *slog.Logger, protect func(http.Handler) http.Handler) error {
 	h := streamable.NewHandler(srv, &streamable.HandlerOptions{Logger: logger})
 	mux := http.NewServeMux()
 	mux.Handle(Path, h)
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	var root http.Handler = mux
+	if protect != nil {
+		root = protect(mux)
+	}
+	hs := &http.Server{Handler: root, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
