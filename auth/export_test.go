@@ -9,3 +9,11 @@ func SetKeyClock(v *JWTVerifier, now func() time.Time) {
 	defer v.keys.mu.Unlock()
 	v.keys.now = now
 }
+
+// SetCacheClock replaces the clock a caching verifier judges its entries'
+// age by.
+func SetCacheClock(c *CachingVerifier, now func() time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = now
+}

@@ -40,7 +40,7 @@ type IntrospectionOptions struct {
 
 // IntrospectionVerifier verifies opaque tokens by asking the authorization
 // server (RFC 7662 token introspection) on every request. It is a
-// [Verifier]; wrap it in a [VerifierFunc] to add caching.
+// [Verifier]; wrap it in a [CachingVerifier] to ask less often.
 type IntrospectionVerifier struct {
 	opts IntrospectionOptions
 	hc   *http.Client
