@@ -15,6 +15,20 @@ import (
 // tagged with the task, until the task's run ends. A modern task has no
 // stream to send them on.
 
+// TaskID returns the ID of the task the request runs in, and whether it
+// runs in one: a tool call that runs as a task (from the start, or from
+// when it was promoted into one) reports its task, which a handler may
+// name in logs or hand to other systems. A call that became a task while
+// running reports none before that.
+func (r *Request) TaskID() (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.task == nil {
+		return "", false
+	}
+	return r.task.TaskID(), true
+}
+
 // attachTask moves r into the task x, whose run's context is ctx. A status
 // reported while the task was being created is handed to it.
 func (r *Request) attachTask(ctx context.Context, x *tasks.Exec) {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"testing"
 
 	"github.com/weftmcp/weft/jsonrpc"
@@ -67,4 +68,34 @@ func TestHybridTasks_OneRuntimeServesEachEraItsOwnSurface(t *testing.T) {
 	}
 	awaitStatus(t, rt, legacy.session.ID(), lid, tasks.StatusCancelled)
 	awaitStatus(t, rt, "", mid, tasks.StatusCancelled)
+}
+
+// A handler learns the task it runs in, on both surfaces, and that it runs
+// in none when called inline.
+func TestRequestTaskIDNamesTheTask(t *testing.T) {
+	rt := newRuntime(t)
+	s := taskServer(t, rt, newGate(), nil)
+	AddTool(s, &mcp.Tool{Name: "whoami"}, func(_ context.Context, r *Request, _ struct{}) (string, error) {
+		if id, ok := r.TaskID(); ok {
+			return "task " + id, nil
+		}
+		return "no task", nil
+	}, optional)
+
+	legacy := open(t, s, mcp.Version20251125, legacyTaskCaps, nil)
+	id := createLegacyTask(t, legacy, "whoami", `{}`).TaskID
+	if got := text1(t, legacy.mustCall(mcp.MethodTasksResult, `{"taskId":"`+id+`"}`)); got != "task "+id {
+		t.Errorf("legacy task %s: the handler said %q", id, got)
+	}
+	if got := text1(t, legacy.mustCall(mcp.MethodToolsCall, `{"name":"whoami","arguments":{}}`)); got != "no task" {
+		t.Errorf("an inline call: the handler said %q", got)
+	}
+
+	modern := open(t, s, mcp.Version20260728, extCaps, nil)
+	ext := createExtensionTask(t, modern, "whoami", `{}`).TaskID
+	awaitStatus(t, rt, "", ext, tasks.StatusCompleted)
+	got, _ := extGet(t, modern, ext)
+	if text := text1(t, got.TaskResult); text != "task "+ext {
+		t.Errorf("extension task %s: the handler said %q", ext, text)
+	}
 }
