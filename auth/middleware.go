@@ -23,7 +23,9 @@ import (
 // resource metadata URL and the scopes to request (plus
 // error="invalid_token" when a token was sent); missing scopes get 403 with
 // error="insufficient_scope". CORS preflight requests (OPTIONS) pass through
-// unauthenticated, since browsers never attach credentials to them.
+// unauthenticated, since browsers never attach credentials to them, and
+// refusals are readable by pages of any origin (the challenge names only
+// public metadata), so a browser-based client can start authorization.
 func (rs *ResourceServer) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodOptions {
@@ -35,16 +37,28 @@ func (rs *ResourceServer) Middleware(next http.Handler) http.Handler {
 		}
 		info, err := rs.authenticate(r)
 		if err != nil {
+			exposeRefusal(w, r)
 			rs.writeAuthError(w, err)
 			return
 		}
 		ac := &authContext{info: info, rs: rs}
 		if err := rs.check(ac, rs.cfg.Scopes); err != nil {
+			exposeRefusal(w, r)
 			rs.writeAuthError(w, err)
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), authContextKey{}, ac)))
 	})
+}
+
+// exposeRefusal lets a page of any origin read the refusal of its
+// cross-origin request (r has an Origin): the status and the challenge.
+func exposeRefusal(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Origin") == "" {
+		return
+	}
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	w.Header().Set("Access-Control-Expose-Headers", "WWW-Authenticate, DPoP-Nonce")
 }
 
 // errNoToken marks a request without a bearer token.

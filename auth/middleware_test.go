@@ -204,6 +204,23 @@ func TestMiddleware_MissingTokenGets401WithResourceMetadata(t *testing.T) {
 	}
 }
 
+// A browser-based client must be able to read a refusal of its
+// cross-origin request, challenge included, to start authorization.
+func TestMiddleware_RefusalsAreReadableCrossOrigin(t *testing.T) {
+	is := newTestIssuer(t)
+	p := newJWTProtected(t, is, auth.Config{}, nil)
+	resp := p.call(t, "", "Origin", "http://localhost:6274")
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("HTTP %d, want 401", resp.StatusCode)
+	}
+	if resp.Header.Get("Access-Control-Allow-Origin") != "*" || !strings.Contains(resp.Header.Get("Access-Control-Expose-Headers"), "WWW-Authenticate") {
+		t.Errorf("a cross-origin refusal has CORS headers %v, want any origin allowed to read WWW-Authenticate", resp.Header)
+	}
+	if same := p.call(t, ""); same.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("a same-origin refusal got Access-Control-Allow-Origin %q", same.Header.Get("Access-Control-Allow-Origin"))
+	}
+}
+
 func TestMiddleware_TokenInQueryIsIgnored(t *testing.T) {
 	is := newTestIssuer(t)
 	p := newJWTProtected(t, is, auth.Config{}, nil)

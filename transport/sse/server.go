@@ -98,7 +98,8 @@ func NewHandler(srv Server, opts *HandlerOptions) *Handler {
 }
 
 // ServeHTTP serves a GET (a new session's stream) or a POST (a message for
-// the session named by the sessionId query parameter).
+// the session named by the sessionId query parameter). A page from another
+// origin that HandlerOptions.Origins admits may use it too (see AllowCORS).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -113,6 +114,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusForbidden)
 		return
 	}
+	if r.Method == http.MethodOptions {
+		ServeOptions(w, r, "GET, POST")
+		return
+	}
+	AllowCORS(w, r, "WWW-Authenticate")
 	switch r.Method {
 	case http.MethodGet:
 		h.serveStream(w, r)

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/transport/sse"
 )
 
 // ErrShutdown is the cause (context.Cause) of the contexts of requests and
@@ -64,7 +65,12 @@ func NewHandler(srv Server, opts *HandlerOptions) *Handler {
 	return h
 }
 
-// ServeHTTP serves one request to the MCP endpoint.
+// exposedHeaders are the response headers a browser-based client reads.
+const exposedHeaders = "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate"
+
+// ServeHTTP serves one request to the MCP endpoint. A page from another
+// origin that HandlerOptions.Origins admits may use it too (CORS; see
+// sse.AllowCORS).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !h.enter() {
 		w.Header().Set("Connection", "close")
@@ -77,6 +83,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusForbidden, "%v", err)
 		return
 	}
+	if r.Method == http.MethodOptions {
+		sse.ServeOptions(w, r, "GET, POST, DELETE")
+		return
+	}
+	sse.AllowCORS(w, r, exposedHeaders)
 	switch r.Method {
 	case http.MethodPost:
 		h.servePost(w, r)

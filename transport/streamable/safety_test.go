@@ -107,6 +107,39 @@ func TestAllowedHostsAndOrigins(t *testing.T) {
 	wantResponse(t, do(t, "POST", url, h, modernBody("1", "tools/call", `"name":"echo"`)))
 }
 
+// A page of an origin the policy admits (the Inspector at
+// http://localhost:6274, say) may use the endpoint from the browser: its
+// preflight is answered, and it may read the session ID and the challenge.
+// A page of another origin is refused, preflight included.
+func TestCORSForAdmittedOrigins(t *testing.T) {
+	_, url := serve(t, newFixture(t), nil)
+	preflight := hdr{"Origin": "http://localhost:6274", "Access-Control-Request-Method": "POST",
+		"Access-Control-Request-Headers": "content-type, mcp-protocol-version, mcp-session-id"}
+	resp := do(t, "OPTIONS", url, preflight, "")
+	wantStatus(t, resp, http.StatusNoContent)
+	if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "http://localhost:6274" {
+		t.Errorf("preflight Access-Control-Allow-Origin %q", got)
+	}
+	if got := resp.Header.Get("Access-Control-Allow-Headers"); got != "content-type, mcp-protocol-version, mcp-session-id" {
+		t.Errorf("preflight Access-Control-Allow-Headers %q", got)
+	}
+	if got := resp.Header.Get("Access-Control-Allow-Methods"); got != "GET, POST, DELETE" {
+		t.Errorf("preflight Access-Control-Allow-Methods %q", got)
+	}
+
+	ih := legacyHeaders("")
+	ih["Origin"] = "http://localhost:6274"
+	init := do(t, "POST", url, ih, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	wantResponse(t, init)
+	if init.Header.Get("Access-Control-Allow-Origin") != "http://localhost:6274" ||
+		!strings.Contains(init.Header.Get("Access-Control-Expose-Headers"), "Mcp-Session-Id") {
+		t.Errorf("initialize from a page: CORS headers %v, want its origin allowed and the session ID exposed", init.Header)
+	}
+
+	preflight["Origin"] = "http://evil.example.com"
+	wantError(t, do(t, "OPTIONS", url, preflight, ""), http.StatusForbidden, codeTransport)
+}
+
 func TestBodyLimitIs413(t *testing.T) {
 	_, url := serve(t, newFixture(t), &HandlerOptions{MaxBodyBytes: 256})
 	big := modernBody("1", "tools/call", `"name":"echo","arguments":{"text":"`+strings.Repeat("x", 300)+`"}`)
