@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/weftmcp/weft/tasks"
 )
@@ -22,7 +21,7 @@ func (s *Store) List(ctx context.Context, principal, cursor string, limit int) (
 	var after int64
 	if cursor != "" {
 		var ok bool
-		if after, ok = decodeCursor(cursor); !ok {
+		if after, ok = cursors.Decode(cursor); !ok {
 			return nil, "", tasks.ErrInvalidCursor
 		}
 	}
@@ -50,7 +49,7 @@ func (s *Store) List(ctx context.Context, principal, cursor string, limit int) (
 	if err != nil {
 		return nil, "", fmt.Errorf("redis: list %s's tasks: the script answered %v as the last creation number", principal, res[1])
 	}
-	return recs, encodeCursor(last), nil
+	return recs, cursors.Encode(last), nil
 }
 
 // pairs turns a flat field-value array into a map.
@@ -64,19 +63,6 @@ func pairs(flat []any) map[string]string {
 	return m
 }
 
-// A cursor is "r" followed by the base-36 creation number the next page
-// starts after.
-const cursorPrefix = "r"
-
-func encodeCursor(seq int64) string {
-	return cursorPrefix + strconv.FormatInt(seq, 36)
-}
-
-func decodeCursor(cursor string) (int64, bool) {
-	rest, ok := strings.CutPrefix(cursor, cursorPrefix)
-	if !ok || rest == "" {
-		return 0, false
-	}
-	seq, err := strconv.ParseInt(rest, 36, 64)
-	return seq, err == nil && seq > 0
-}
+// cursors are this store's List cursors: the sequence number of the
+// page's last task, after the prefix "r".
+const cursors = tasks.SeqCursor("r")

@@ -3,8 +3,6 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/weftmcp/weft/tasks"
 )
@@ -22,7 +20,7 @@ func (s *Store) List(ctx context.Context, principal, cursor string, limit int) (
 	var after int64
 	if cursor != "" {
 		var ok bool
-		if after, ok = decodeCursor(cursor); !ok {
+		if after, ok = cursors.Decode(cursor); !ok {
 			return nil, "", tasks.ErrInvalidCursor
 		}
 	}
@@ -42,22 +40,9 @@ func (s *Store) List(ctx context.Context, principal, cursor string, limit int) (
 	if !more {
 		return recs, "", nil
 	}
-	return recs, encodeCursor(found[len(found)-1].seq), nil
+	return recs, cursors.Encode(found[len(found)-1].seq), nil
 }
 
-// A cursor is "q" followed by the base-36 sequence number of the last task
-// of the page.
-const cursorPrefix = "q"
-
-func encodeCursor(seq int64) string {
-	return cursorPrefix + strconv.FormatInt(seq, 36)
-}
-
-func decodeCursor(cursor string) (int64, bool) {
-	rest, ok := strings.CutPrefix(cursor, cursorPrefix)
-	if !ok || rest == "" {
-		return 0, false
-	}
-	seq, err := strconv.ParseInt(rest, 36, 64)
-	return seq, err == nil && seq > 0
-}
+// cursors are this store's List cursors: the sequence number of the
+// page's last task, after the prefix "q".
+const cursors = tasks.SeqCursor("q")
