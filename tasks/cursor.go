@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -26,4 +27,30 @@ func (p SeqCursor) Decode(cursor string) (int64, bool) {
 	}
 	seq, err := strconv.ParseInt(rest, 36, 64)
 	return seq, err == nil && seq > 0
+}
+
+// Page makes one List page for a store numbering its records: it reads the
+// cursor (ErrInvalidCursor for one this prefix did not make), has fetch
+// return up to n of the principal's records numbered after after, in order,
+// each with its number, and asks for one more than limit to learn whether
+// another page follows, whose cursor it returns ("" when none does).
+func (p SeqCursor) Page(cursor string, limit int, fetch func(after int64, n int) ([]*Record, []int64, error)) ([]*Record, string, error) {
+	if limit < 1 {
+		return nil, "", fmt.Errorf("tasks: list: the page limit must be at least 1, not %d", limit)
+	}
+	var after int64
+	if cursor != "" {
+		var ok bool
+		if after, ok = p.Decode(cursor); !ok {
+			return nil, "", ErrInvalidCursor
+		}
+	}
+	recs, seqs, err := fetch(after, limit+1)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(recs) <= limit {
+		return recs, "", nil
+	}
+	return recs[:limit], p.Encode(seqs[limit-1]), nil
 }

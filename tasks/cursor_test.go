@@ -1,6 +1,9 @@
 package tasks_test
 
 import (
+	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/weftmcp/weft/tasks"
@@ -17,5 +20,61 @@ func TestSeqCursorRoundTrips(t *testing.T) {
 		if _, ok := p.Decode(bad); ok {
 			t.Errorf("Decode(%q) accepted a cursor the store did not make", bad)
 		}
+	}
+}
+
+func TestSeqCursorPage(t *testing.T) {
+	const p = tasks.SeqCursor("q")
+	all := []*tasks.Record{{ID: "a"}, {ID: "b"}, {ID: "c"}}
+	seqs := []int64{3, 7, 9}
+	fetch := func(after int64, n int) ([]*tasks.Record, []int64, error) {
+		var recs []*tasks.Record
+		var nums []int64
+		for i, s := range seqs {
+			if s > after && len(recs) < n {
+				recs, nums = append(recs, all[i]), append(nums, s)
+			}
+		}
+		return recs, nums, nil
+	}
+	var ids []string
+	cursor := ""
+	for pages := 0; ; pages++ {
+		recs, next, err := p.Page(cursor, 2, fetch)
+		if err != nil || pages > 2 {
+			t.Fatalf("page %d: %v (next %q)", pages, err, next)
+		}
+		for _, r := range recs {
+			ids = append(ids, r.ID)
+		}
+		if next == "" {
+			break
+		}
+		cursor = next
+	}
+	if strings.Join(ids, "") != "abc" {
+		t.Errorf("paged through %v, want a b c once each", ids)
+	}
+	if _, _, err := p.Page("r1", 2, fetch); err != tasks.ErrInvalidCursor {
+		t.Errorf("another store's cursor: %v, want ErrInvalidCursor", err)
+	}
+	if _, _, err := p.Page("", 0, fetch); err == nil {
+		t.Error("a limit of 0 was accepted")
+	}
+}
+
+func TestNewAnswersAndIsRuleError(t *testing.T) {
+	stored := &tasks.Record{Inputs: []tasks.Input{{Key: "a"}, {Key: "b", Response: []byte(`{}`)}, {Key: "c"}}}
+	next := &tasks.Record{Inputs: []tasks.Input{{Key: "a"}, {Key: "b", Response: []byte(`{}`)}, {Key: "c", Response: []byte(`{}`)}, {Key: "d"}}}
+	if got := tasks.NewAnswers(stored, next); len(got) != 1 || got[0] != 2 {
+		t.Errorf("NewAnswers = %v, want [2]", got)
+	}
+	for _, err := range []error{tasks.ErrNotFound, fmt.Errorf("x: %w", tasks.ErrConflict), &tasks.LimitError{Scope: tasks.LimitTotal, Limit: 1}} {
+		if !tasks.IsRuleError(err) {
+			t.Errorf("IsRuleError(%v) = false", err)
+		}
+	}
+	if tasks.IsRuleError(errors.New("disk full")) {
+		t.Error("IsRuleError took an infrastructure error")
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -204,65 +203,6 @@ func blockUntilStopped(started chan<- *tasks.Exec, causes chan<- error) tasks.Ha
 		causes <- context.Cause(ctx)
 		return tasks.Result{}, ctx.Err()
 	}
-}
-
-// errPartitioned is what a cut store answers.
-var errPartitioned = errors.New("store unreachable: network partition (test)")
-
-// cutStore is a Store one instance reaches through a link the test can cut,
-// as a crash or a network partition would.
-type cutStore struct {
-	tasks.Store
-	cut atomic.Bool
-}
-
-func (s *cutStore) Create(ctx context.Context, rec *tasks.Record, q tasks.Quota) error {
-	if s.cut.Load() {
-		return errPartitioned
-	}
-	return s.Store.Create(ctx, rec, q)
-}
-
-func (s *cutStore) Get(ctx context.Context, id string) (*tasks.Record, error) {
-	if s.cut.Load() {
-		return nil, errPartitioned
-	}
-	return s.Store.Get(ctx, id)
-}
-
-func (s *cutStore) Update(ctx context.Context, rec *tasks.Record) error {
-	if s.cut.Load() {
-		return errPartitioned
-	}
-	return s.Store.Update(ctx, rec)
-}
-
-func (s *cutStore) Delete(ctx context.Context, id string) error {
-	if s.cut.Load() {
-		return errPartitioned
-	}
-	return s.Store.Delete(ctx, id)
-}
-
-func (s *cutStore) List(ctx context.Context, principal, cursor string, limit int) ([]*tasks.Record, string, error) {
-	if s.cut.Load() {
-		return nil, "", errPartitioned
-	}
-	return s.Store.List(ctx, principal, cursor, limit)
-}
-
-func (s *cutStore) Expired(ctx context.Context, now time.Time, limit int) ([]string, error) {
-	if s.cut.Load() {
-		return nil, errPartitioned
-	}
-	return s.Store.Expired(ctx, now, limit)
-}
-
-func (s *cutStore) LeaseExpired(ctx context.Context, now time.Time, limit int) ([]string, error) {
-	if s.cut.Load() {
-		return nil, errPartitioned
-	}
-	return s.Store.LeaseExpired(ctx, now, limit)
 }
 
 // countingObserver counts what a Runtime reports and lets tests wait on it.

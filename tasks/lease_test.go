@@ -11,6 +11,7 @@ import (
 
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/tasks/storetest"
 )
 
 // lapse is more than the 30s lease the cluster's instances hold.
@@ -18,7 +19,7 @@ const lapse = 31 * time.Second
 
 func TestLostWorkerFailsATaskNotSafeToRepeat(t *testing.T) {
 	c := newCluster(t)
-	linkA := &cutStore{Store: c.store}
+	linkA := &storetest.CutStore{Store: c.store}
 	a, b := c.instanceOn(linkA, "a"), c.instance("b")
 	started, causes := make(chan *tasks.Exec, 2), make(chan error, 2)
 	for _, rt := range []*tasks.Runtime{a, b} {
@@ -27,7 +28,7 @@ func TestLostWorkerFailsATaskNotSafeToRepeat(t *testing.T) {
 	task := start(t, a, "alice", "job")
 	recv(t, started, "the handler to start on a")
 
-	linkA.cut.Store(true) // a crashes, or is cut off
+	linkA.Cut.Store(true) // a crashes, or is cut off
 	c.clock.Advance(lapse)
 
 	final := wait(t, b, "alice", task.ID)
@@ -48,7 +49,7 @@ func TestLostWorkerFailsATaskNotSafeToRepeat(t *testing.T) {
 
 func TestLostWorkerRerunReplaysRecordedAnswers(t *testing.T) {
 	c := newCluster(t)
-	linkA := &cutStore{Store: c.store}
+	linkA := &storetest.CutStore{Store: c.store}
 	a, b := c.instanceOn(linkA, "a"), c.instance("b")
 	runs, stopped := make(chan int, 2), make(chan error, 2)
 	handler := func(ctx context.Context, x *tasks.Exec) (tasks.Result, error) {
@@ -80,7 +81,7 @@ func TestLostWorkerRerunReplaysRecordedAnswers(t *testing.T) {
 		return len(x.InputRequests) == 1 && x.InputRequests[0].Key == "input-2"
 	})
 
-	linkA.cut.Store(true)
+	linkA.Cut.Store(true)
 	c.clock.Advance(lapse)
 	if run := recv(t, runs, "the re-run on b"); run != 2 {
 		t.Fatalf("the re-run is numbered %d, want 2", run)
@@ -106,11 +107,11 @@ func TestLostWorkerRerunReplaysRecordedAnswers(t *testing.T) {
 
 func TestRerunGivesUpAfterMaxRuns(t *testing.T) {
 	c := newCluster(t)
-	links := map[string]*cutStore{}
+	links := map[string]*storetest.CutStore{}
 	instances := map[string]*tasks.Runtime{}
 	started, causes := make(chan string, 3), make(chan error, 3)
 	for _, name := range []string{"a", "b", "c"} {
-		links[name] = &cutStore{Store: c.store}
+		links[name] = &storetest.CutStore{Store: c.store}
 		rt := c.instanceOn(links[name], name)
 		instances[name] = rt
 		rt.Register("tools/call", "job", func(ctx context.Context, x *tasks.Exec) (tasks.Result, error) {
@@ -122,10 +123,10 @@ func TestRerunGivesUpAfterMaxRuns(t *testing.T) {
 	}
 	task := start(t, instances["a"], "alice", "job")
 	first := recv(t, started, "the first run")
-	links[first].cut.Store(true)
+	links[first].Cut.Store(true)
 	c.clock.Advance(lapse)
 	second := recv(t, started, "the second run")
-	links[second].cut.Store(true)
+	links[second].Cut.Store(true)
 	c.clock.Advance(lapse)
 	var survivor string
 	for name := range instances {

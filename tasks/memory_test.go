@@ -28,3 +28,12 @@ func TestMemoryBusPairContract(t *testing.T) {
 		return b, b
 	})
 }
+
+// The memory backend, shared by Runtimes in one process, keeps the
+// multi-instance contract too.
+func TestMemoryClusterContract(t *testing.T) {
+	storetest.TestCluster(t, func(t *testing.T) func() (tasks.Store, tasks.Bus) {
+		store, bus := tasks.NewMemoryStore(), tasks.NewMemoryBus()
+		return func() (tasks.Store, tasks.Bus) { return store, bus }
+	})
+}

@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 )
 
@@ -98,4 +99,31 @@ func checkInputs(stored, next []Input) error {
 		seen[in.Key] = true
 	}
 	return nil
+}
+
+// NewAnswers returns the positions of the inputs that next answers and
+// stored had left unanswered: after CheckUpdate, with the inputs next
+// appends (next.Inputs[len(stored.Inputs):]), all a driver that keeps
+// inputs apart from the record has to write.
+func NewAnswers(stored, next *Record) []int {
+	var answered []int
+	for pos, in := range stored.Inputs {
+		if !in.Answered() && next.Inputs[pos].Answered() {
+			answered = append(answered, pos)
+		}
+	}
+	return answered
+}
+
+// IsRuleError reports whether err is one of the errors of the task rules
+// that a Store returns as they are (ErrNotFound, ErrExists, ErrConflict, a
+// *TerminalError, ErrInvalidUpdate, a *LimitError), rather than wrapped in
+// its own account of what failed.
+func IsRuleError(err error) bool {
+	for _, target := range []error{ErrNotFound, ErrExists, ErrConflict, ErrTerminal, ErrInvalidUpdate, ErrLimit} {
+		if errors.Is(err, target) {
+			return true
+		}
+	}
+	return false
 }

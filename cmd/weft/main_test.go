@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"net"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
+	"github.com/jackc/pgx/v5"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/weftmcp/weft/auth/authtest"
@@ -110,6 +112,25 @@ func TestCluster(t *testing.T) {
 			return nil
 		}))
 	})
+	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
+		base := postgresURL()
+		if err := postgresAnswers(base); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("no PostgreSQL at %s (set WEFT_POSTGRES_URL): %v", base, err)
+			}
+			t.Skipf("no PostgreSQL at %s (set WEFT_POSTGRES_URL; this fails under CI=true): %v", base, err)
+		}
+		testscript.Run(t, params("testdata/cluster", func(env *testscript.Env) error {
+			schema, err := postgresSchema(env)
+			if err != nil {
+				return err
+			}
+			env.Setenv("STORE_KIND", "postgres")
+			env.Setenv("STORE", base+"&search_path="+schema)
+			return nil
+		}))
+	})
 	t.Run("redis", func(t *testing.T) {
 		t.Parallel()
 		server, err := exec.LookPath("redis-server")
@@ -129,6 +150,52 @@ func TestCluster(t *testing.T) {
 			return nil
 		}))
 	})
+}
+
+// postgresURL names the PostgreSQL the cluster scripts may use:
+// $WEFT_POSTGRES_URL, else the server on 127.0.0.1:5432 (database test,
+// user postgres). It has a query, to which a search_path is appended.
+func postgresURL() string {
+	if u := os.Getenv("WEFT_POSTGRES_URL"); u != "" {
+		return u
+	}
+	return "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+}
+
+// postgresAnswers reports why the PostgreSQL at url cannot be used, if so.
+func postgresAnswers(url string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return err
+	}
+	return conn.Close(ctx)
+}
+
+// postgresSchema creates a schema for one script, dropped when it ends,
+// and returns its name.
+func postgresSchema(env *testscript.Env) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, postgresURL())
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close(ctx)
+	name := "weft_script_" + strings.ToLower(rand.Text()[:12])
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+name); err != nil {
+		return "", err
+	}
+	env.Defer(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if conn, err := pgx.Connect(ctx, postgresURL()); err == nil {
+			conn.Exec(ctx, "DROP SCHEMA "+name+" CASCADE")
+			conn.Close(ctx)
+		}
+	})
+	return name, nil
 }
 
 // redisReadyTimeout bounds how long startRedis waits for its server.

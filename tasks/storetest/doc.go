@@ -12,6 +12,10 @@
 //		storetest.TestBus(t, func(t *testing.T) tasks.Bus { return openBus(t) })
 //	}
 //
+// TestCluster then runs Runtimes on the driver as server instances do: a
+// cancel or an answer on one reaches the handler on another, and a lost
+// instance's task is failed or run again within its lease.
+//
 // The kit writes times with millisecond precision and raw JSON in compact
 // form, and expects both back exactly.
 package storetest

@@ -14,33 +14,13 @@ func (s *Store) List(ctx context.Context, principal, cursor string, limit int) (
 	if err := ctx.Err(); err != nil {
 		return nil, "", fmt.Errorf("sqlite: list: %w", err)
 	}
-	if limit < 1 {
-		return nil, "", fmt.Errorf("sqlite: list: the page limit must be at least 1, not %d", limit)
-	}
-	var after int64
-	if cursor != "" {
-		var ok bool
-		if after, ok = cursors.Decode(cursor); !ok {
-			return nil, "", tasks.ErrInvalidCursor
+	return cursors.Page(cursor, limit, func(after int64, n int) ([]*tasks.Record, []int64, error) {
+		recs, seqs, err := queryTasks(ctx, s.st.page, principal, after, n)
+		if err != nil {
+			return nil, nil, fmt.Errorf("sqlite: list tasks in %s: %w", s.path, err)
 		}
-	}
-	// One row more than the page tells whether another page follows.
-	found, err := queryTasks(ctx, s.st.page, principal, after, limit+1)
-	if err != nil {
-		return nil, "", fmt.Errorf("sqlite: list tasks in %s: %w", s.path, err)
-	}
-	more := len(found) > limit
-	if more {
-		found = found[:limit]
-	}
-	recs := make([]*tasks.Record, len(found))
-	for i, f := range found {
-		recs[i] = f.rec
-	}
-	if !more {
-		return recs, "", nil
-	}
-	return recs, cursors.Encode(found[len(found)-1].seq), nil
+		return recs, seqs, nil
+	})
 }
 
 // cursors are this store's List cursors: the sequence number of the

@@ -34,24 +34,18 @@ SELECT ` + taskColumns + `, i.key, i.request, i.response
 FROM page t LEFT JOIN weft_task_inputs i ON i.task_seq = t.seq
 ORDER BY t.seq, i.pos`
 
-// storedTask is a record with its row's sequence number.
-type storedTask struct {
-	seq int64
-	rec *tasks.Record
-}
-
 // queryTasks runs a statement selecting taskColumns and an input's key,
-// request and response, ordered by task then input, and assembles records.
-func queryTasks(ctx context.Context, stmt *sql.Stmt, args ...any) ([]storedTask, error) {
+// request and response, ordered by task then input, and assembles records,
+// returned with their rows' sequence numbers.
+func queryTasks(ctx context.Context, stmt *sql.Stmt, args ...any) (recs []*tasks.Record, seqs []int64, err error) {
 	rows, err := stmt.QueryContext(ctx, args...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer rows.Close()
-	var out []storedTask
 	for rows.Next() {
 		var (
-			st                storedTask
+			seq               int64
 			rec               tasks.Record
 			rerun, isError    int
 			errCode           sql.NullInt64
@@ -62,16 +56,16 @@ func queryTasks(ctx context.Context, stmt *sql.Stmt, args ...any) ([]storedTask,
 			pollNS            int64
 			version           int64
 		)
-		err := rows.Scan(&st.seq, &rec.ID, &rec.Principal, &rec.Method, &rec.Name, nullRaw{&rec.Params},
+		err := rows.Scan(&seq, &rec.ID, &rec.Principal, &rec.Method, &rec.Name, nullRaw{&rec.Params},
 			&rerun, &rec.Policy.MaxRuns,
 			&rec.Status, &rec.StatusMessage, nullTime{&rec.CreatedAt}, nullTime{&rec.UpdatedAt}, nullTime{&rec.ExpiresAt}, &pollNS,
 			nullRaw{&rec.Result}, &isError, &errCode, &errMsg, nullRaw{&errData},
 			&rec.Owner, nullTime{&rec.LeaseExpiresAt}, &rec.Runs, &version,
 			&inKey, nullRaw{&inRequest}, nullRaw{&inResp})
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: reading a task row: %w", err)
+			return nil, nil, fmt.Errorf("sqlite: reading a task row: %w", err)
 		}
-		if n := len(out); n == 0 || out[n-1].seq != st.seq {
+		if n := len(seqs); n == 0 || seqs[n-1] != seq {
 			rec.Policy.Rerun = rerun != 0
 			rec.PollInterval = time.Duration(pollNS)
 			rec.IsError = isError != 0
@@ -79,16 +73,15 @@ func queryTasks(ctx context.Context, stmt *sql.Stmt, args ...any) ([]storedTask,
 			if errCode.Valid {
 				rec.Error = &jsonrpc.Error{Code: errCode.Int64, Message: errMsg.String, Data: errData}
 			}
-			st.rec = &rec
-			out = append(out, st)
+			recs, seqs = append(recs, &rec), append(seqs, seq)
 		}
 		if inKey.Valid {
-			last := out[len(out)-1].rec
+			last := recs[len(recs)-1]
 			last.Inputs = append(last.Inputs, tasks.Input{Key: inKey.String, Request: inRequest, Response: inResp})
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: reading task rows: %w", err)
+		return nil, nil, fmt.Errorf("sqlite: reading task rows: %w", err)
 	}
-	return out, nil
+	return recs, seqs, nil
 }

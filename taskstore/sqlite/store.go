@@ -184,14 +184,14 @@ func (s *Store) Get(ctx context.Context, id string) (*tasks.Record, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: get: %w", err)
 	}
-	found, err := queryTasks(ctx, s.st.get, id)
+	found, _, err := queryTasks(ctx, s.st.get, id)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: get task %s from %s: %w", id, s.path, err)
 	}
 	if len(found) == 0 {
 		return nil, tasks.ErrNotFound
 	}
-	return found[0].rec, nil
+	return found[0], nil
 }
 
 // Update implements tasks.Store.
@@ -201,19 +201,19 @@ func (s *Store) Update(ctx context.Context, rec *tasks.Record) error {
 	}
 	var version uint64
 	err := s.write(ctx, "update", func(tx *sql.Tx) error {
-		found, err := queryTasks(ctx, tx.StmtContext(ctx, s.st.getForUpdate), rec.ID)
+		found, seqs, err := queryTasks(ctx, tx.StmtContext(ctx, s.st.getForUpdate), rec.ID)
 		if err != nil {
 			return err
 		}
 		if len(found) == 0 {
 			return tasks.ErrNotFound
 		}
-		stored := found[0]
-		if err := tasks.CheckUpdate(stored.rec, rec); err != nil {
+		stored, seq := found[0], seqs[0]
+		if err := tasks.CheckUpdate(stored, rec); err != nil {
 			return err
 		}
-		version = stored.rec.Version + 1
-		args, err := updateArgs(rec, version, stored.seq)
+		version = stored.Version + 1
+		args, err := updateArgs(rec, version, seq)
 		if err != nil {
 			return err
 		}
@@ -222,15 +222,13 @@ func (s *Store) Update(ctx context.Context, rec *tasks.Record) error {
 		}
 		// CheckUpdate let through only answers to unanswered requests and
 		// requests appended after the recorded ones.
-		for pos, in := range stored.rec.Inputs {
-			if !in.Answered() && rec.Inputs[pos].Answered() {
-				if _, err := tx.StmtContext(ctx, s.st.answer).ExecContext(ctx,
-					rawArg(rec.Inputs[pos].Response), stored.seq, pos); err != nil {
-					return err
-				}
+		for _, pos := range tasks.NewAnswers(stored, rec) {
+			if _, err := tx.StmtContext(ctx, s.st.answer).ExecContext(ctx,
+				rawArg(rec.Inputs[pos].Response), seq, pos); err != nil {
+				return err
 			}
 		}
-		return s.insertInputs(ctx, tx, stored.seq, rec.Inputs[len(stored.rec.Inputs):], len(stored.rec.Inputs))
+		return s.insertInputs(ctx, tx, seq, rec.Inputs[len(stored.Inputs):], len(stored.Inputs))
 	})
 	if err != nil {
 		return err
@@ -268,7 +266,7 @@ func (s *Store) write(ctx context.Context, op string, fn func(*sql.Tx) error) (e
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		if isRuleError(err) {
+		if tasks.IsRuleError(err) {
 			return err
 		}
 		return fmt.Errorf("sqlite: %s on %s: %w", op, s.path, err)
@@ -277,16 +275,4 @@ func (s *Store) write(ctx context.Context, op string, fn func(*sql.Tx) error) (e
 		return fmt.Errorf("sqlite: %s: committing to %s: %w", op, s.path, err)
 	}
 	return nil
-}
-
-// isRuleError reports whether err is one of the task errors a Store
-// returns unwrapped.
-func isRuleError(err error) bool {
-	for _, target := range []error{tasks.ErrNotFound, tasks.ErrExists, tasks.ErrConflict, tasks.ErrTerminal,
-		tasks.ErrInvalidUpdate, tasks.ErrLimit} {
-		if errors.Is(err, target) {
-			return true
-		}
-	}
-	return false
 }

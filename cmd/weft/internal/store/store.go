@@ -1,11 +1,12 @@
 // Package store opens the task store a weft command runs its tasks on, from
-// the --store flag: memory, an SQLite file, or Redis.
+// the --store flag: memory, an SQLite file, Redis or PostgreSQL.
 package store
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,12 +14,13 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/taskstore/postgres"
 	redisstore "github.com/weftmcp/weft/taskstore/redis"
 	"github.com/weftmcp/weft/taskstore/sqlite"
 )
 
 // Usage describes the --store flag's values, for help texts.
-const Usage = `where tasks are kept: "memory" (lost on exit), "sqlite:PATH" (a file; durable), or "redis://HOST:PORT/DB" (shared by many instances); default sqlite in the user's data folder`
+const Usage = `where tasks are kept: "memory" (lost on exit), "sqlite:PATH" (a file; durable), "redis://HOST:PORT/DB" or "postgres://USER@HOST:PORT/DB" (shared by many instances); default sqlite in the user's data folder`
 
 // ErrBadSpec is wrapped by the error of Open for a --store value that names
 // no store: a mistake on the command line.
@@ -43,7 +45,8 @@ func (s *Store) Close() error {
 }
 
 // Open opens the store that spec names: "memory", "sqlite:PATH",
-// "redis://…" (or "rediss://…"), or "" for the SQLite file at DefaultPath.
+// "redis://…" (or "rediss://…"), "postgres://…" (or "postgresql://…"), or
+// "" for the SQLite file at DefaultPath.
 func Open(ctx context.Context, spec string) (*Store, error) {
 	switch {
 	case spec == "memory":
@@ -63,10 +66,12 @@ func Open(ctx context.Context, spec string) (*Store, error) {
 			return nil, fmt.Errorf("--store %q names no file (%w); write sqlite:PATH, for example sqlite:./tasks.db", spec, ErrBadSpec)
 		}
 		return openSQLite(ctx, path)
+	case strings.HasPrefix(spec, "postgres://"), strings.HasPrefix(spec, "postgresql://"):
+		return openPostgres(ctx, spec)
 	case strings.HasPrefix(spec, "redis://"), strings.HasPrefix(spec, "rediss://"):
 		return openRedis(ctx, spec)
 	}
-	return nil, fmt.Errorf("--store %q is %w; use memory, sqlite:PATH or redis://HOST:PORT/DB", spec, ErrBadSpec)
+	return nil, fmt.Errorf("--store %q is %w; use memory, sqlite:PATH, redis://HOST:PORT/DB or postgres://USER@HOST:PORT/DB", spec, ErrBadSpec)
 }
 
 // DefaultPath is the SQLite file used when --store is not given:
@@ -121,4 +126,22 @@ func openRedis(ctx context.Context, url string) (*Store, error) {
 		return nil, fmt.Errorf("subscribing to task signals on the Redis at %s: %w", opts.Addr, err)
 	}
 	return &Store{Store: st, Bus: bus, Description: "redis " + opts.Addr + " db " + fmt.Sprint(opts.DB), closers: []func() error{client.Close, bus.Close}}, nil
+}
+
+func openPostgres(ctx context.Context, spec string) (*Store, error) {
+	u, err := url.Parse(spec)
+	if err != nil {
+		return nil, fmt.Errorf("--store is %w (%v); write postgres://USER@HOST:PORT/DB", ErrBadSpec, err)
+	}
+	where := u.Redacted()
+	st, err := postgres.Open(ctx, spec)
+	if err != nil {
+		return nil, fmt.Errorf("opening the task store at %s: %w", where, err)
+	}
+	bus, err := postgres.OpenBus(ctx, spec, nil)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("listening for task signals at %s: %w", where, err)
+	}
+	return &Store{Store: st, Bus: bus, Description: where, closers: []func() error{bus.Close, st.Close}}, nil
 }

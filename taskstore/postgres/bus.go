@@ -1,0 +1,145 @@
+package postgres
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/weftmcp/weft/tasks"
+)
+
+// busChannel is the notification channel of the tasks in a schema: each
+// schema has its own, so that tasks kept apart stay apart. A name longer
+// than PostgreSQL's 63 bytes is shortened to a hash of the schema.
+func busChannel(schema string) string {
+	const prefix, max = "weft_tasks:", 63
+	switch {
+	case schema == "":
+		return "weft_tasks"
+	case len(prefix)+len(schema) <= max:
+		return prefix + schema
+	}
+	sum := sha256.Sum256([]byte(schema))
+	return prefix + hex.EncodeToString(sum[:16])
+}
+
+// reconnectDelay is how long the listener waits before reconnecting after
+// losing its connection.
+const reconnectDelay = 250 * time.Millisecond
+
+// Bus is a tasks.Bus on PostgreSQL LISTEN/NOTIFY: a tasks.RelayBus whose
+// channel every Bus on the database (and schema) listens on, through a
+// connection of its own. A notification is sent only when the publishing
+// transaction commits, and takes milliseconds to reach the others. When the
+// listening connection is lost, the Bus reconnects and wakes every
+// subscription to re-read its task, since signals may have been lost
+// meanwhile.
+//
+// Create one with OpenBus and stop it with Close.
+type Bus struct {
+	*tasks.RelayBus
+	pool    *pgxpool.Pool
+	channel string
+	log     *slog.Logger
+	cancel  context.CancelFunc
+	done    chan struct{} // closed when the listener has stopped
+}
+
+var _ tasks.Bus = (*Bus)(nil)
+
+// OpenBus connects to the database connString names and starts listening;
+// it returns once the first LISTEN is in place, so every signal published
+// after it returns is received. logger (nil: slog.Default()) hears of lost
+// connections and malformed messages. Close the Bus when done.
+func OpenBus(ctx context.Context, connString string, logger *slog.Logger, opts ...Option) (*Bus, error) {
+	pc, cfg, err := poolConfig(connString, opts)
+	if err != nil {
+		return nil, err
+	}
+	if logger == nil {
+		logger = slog.Default()
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, pc)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: connecting the bus: %w", err)
+	}
+	channel := busChannel(cfg.schema)
+	conn, err := listen(ctx, pool, channel)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	runCtx, cancel := context.WithCancel(context.Background())
+	b := &Bus{pool: pool, channel: channel, log: logger, cancel: cancel, done: make(chan struct{})}
+	b.RelayBus = tasks.NewRelayBus(func(ctx context.Context, msg string) error {
+		if _, err := pool.Exec(ctx, `SELECT pg_notify($1, $2)`, channel, msg); err != nil {
+			return fmt.Errorf("postgres: sending a task signal on %s: %w", channel, err)
+		}
+		return nil
+	})
+	go b.run(runCtx, conn)
+	return b, nil
+}
+
+// listen takes a connection out of the pool for good and listens on
+// channel with it.
+func listen(ctx context.Context, pool *pgxpool.Pool, channel string) (*pgx.Conn, error) {
+	c, err := pool.Acquire(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: connecting the bus's listener: %w", err)
+	}
+	conn := c.Hijack()
+	if _, err := conn.Exec(ctx, `LISTEN `+pgx.Identifier{channel}.Sanitize()); err != nil {
+		conn.Close(context.WithoutCancel(ctx))
+		return nil, fmt.Errorf("postgres: listening on %s: %w", channel, err)
+	}
+	return conn, nil
+}
+
+// run hands every notification to the RelayBus until ctx ends, listening
+// again on a new connection whenever one is lost.
+func (b *Bus) run(ctx context.Context, conn *pgx.Conn) {
+	defer close(b.done)
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err == nil {
+			if err := b.Receive(n.Payload); err != nil {
+				b.log.Warn("postgres: ignoring a malformed task signal", slog.String("channel", b.channel), slog.Any("error", err))
+			}
+			continue
+		}
+		conn.Close(context.WithoutCancel(ctx))
+		if ctx.Err() != nil {
+			return
+		}
+		b.log.Warn("postgres: the task bus lost its connection; listening again", slog.String("channel", b.channel), slog.Any("error", err))
+		for conn = nil; conn == nil; {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(reconnectDelay):
+			}
+			if conn, err = listen(ctx, b.pool, b.channel); err != nil && !errors.Is(err, context.Canceled) {
+				b.log.Warn("postgres: the task bus cannot listen yet", slog.String("channel", b.channel), slog.Any("error", err))
+			}
+		}
+		b.Resync()
+	}
+}
+
+// Close stops listening and releases the Bus's connections. Subscriptions
+// stay open but receive nothing more; their owners close them.
+func (b *Bus) Close() error {
+	b.RelayBus.Close()
+	b.cancel()
+	<-b.done
+	b.pool.Close()
+	return nil
+}

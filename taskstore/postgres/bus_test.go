@@ -1,0 +1,113 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/tasks/storetest"
+	"github.com/weftmcp/weft/taskstore/postgres"
+)
+
+// openBus opens a Bus in schema, closed when the test ends.
+func openBus(t testing.TB, schema string) *postgres.Bus {
+	t.Helper()
+	b, err := postgres.OpenBus(context.Background(), connString(), nil, postgres.WithSchema(schema))
+	if err != nil {
+		t.Fatalf("OpenBus: %v", err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+func TestBusContract(t *testing.T) {
+	storetest.TestBus(t, func(t *testing.T) tasks.Bus { return openBus(t, freshSchema(t)) })
+}
+
+// Two Buses on one schema stand for two instances.
+func TestBusPairContract(t *testing.T) {
+	storetest.TestBusPair(t, func(t *testing.T) (tasks.Bus, tasks.Bus) {
+		schema := freshSchema(t)
+		return openBus(t, schema), openBus(t, schema)
+	})
+}
+
+// Buses of different schemas do not hear each other.
+func TestBusesOfOtherSchemasStayApart(t *testing.T) {
+	a, b := openBus(t, freshSchema(t)), openBus(t, freshSchema(t))
+	ctx := context.Background()
+	sub, err := b.Subscribe(ctx, "task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	if err := a.Publish(ctx, tasks.Signal{TaskID: "task", Kind: tasks.SignalCancel}); err != nil {
+		t.Fatal(err)
+	}
+	// A signal on b's own channel, sent after a's, arrives after it would.
+	if err := b.Publish(ctx, tasks.Signal{TaskID: "task", Kind: tasks.SignalInput}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case s := <-sub.Signals():
+		if s.Kind != tasks.SignalInput {
+			t.Errorf("a bus heard %+v from another schema's bus", s)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no signal")
+	}
+}
+
+// When the listening connection is killed, the Bus listens again and
+// wakes its subscriptions; signals flow again after.
+func TestBusReconnectsAndWakesSubscriptions(t *testing.T) {
+	schema := freshSchema(t)
+	a, b := openBus(t, schema), openBus(t, schema)
+	ctx := context.Background()
+	sub, err := b.Subscribe(ctx, "task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	conn, err := pgx.Connect(ctx, connString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	// Every listener on the schema's channel is cut off.
+	if _, err := conn.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE pid <> pg_backend_pid() AND query LIKE 'LISTEN %' AND query LIKE '%'||$1||'%'`, schema); err != nil {
+		t.Fatal(err)
+	}
+	want := func(kind tasks.SignalKind) {
+		t.Helper()
+		select {
+		case s := <-sub.Signals():
+			if s.Kind != kind {
+				t.Fatalf("got %+v, want a %s signal", s, kind)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no %s signal within 10s", kind)
+		}
+	}
+	want(tasks.SignalStatus) // the wake-up after reconnecting
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if err := a.Publish(ctx, tasks.Signal{TaskID: "task", Kind: tasks.SignalCancel}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case s := <-sub.Signals():
+			if s.Kind == tasks.SignalCancel {
+				return
+			}
+		case <-time.After(200 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no signal got through after the reconnect")
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package postgres_test
+
+import (
+	"context"
+	"crypto/rand"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/weftmcp/weft/taskstore/postgres"
+)
+
+// The tests run against a real PostgreSQL: $WEFT_POSTGRES_URL, else the
+// server on 127.0.0.1:5432 (database test, user postgres). Each test gets
+// a schema of its own, dropped when it ends. Without a server the tests
+// skip, except under CI=true, where that is a failure.
+
+// connString names the test database.
+func connString() string {
+	if u := os.Getenv("WEFT_POSTGRES_URL"); u != "" {
+		return u
+	}
+	return "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+}
+
+// freshSchema returns the name of a new schema for t, dropped at its end.
+func freshSchema(t testing.TB) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, connString())
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("no PostgreSQL at %s (set WEFT_POSTGRES_URL): %v", connString(), err)
+		}
+		t.Skipf("no PostgreSQL at %s (set WEFT_POSTGRES_URL; this fails under CI=true): %v", connString(), err)
+	}
+	conn.Close(ctx)
+	name := "weft_test_" + strings.ToLower(rand.Text()[:12])
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, connString())
+		if err != nil {
+			t.Errorf("dropping the test schema: %v", err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{name}.Sanitize()+` CASCADE`); err != nil {
+			t.Errorf("dropping the test schema: %v", err)
+		}
+	})
+	return name
+}
+
+// open opens a Store in schema, closed when the test ends.
+func open(t testing.TB, schema string) *postgres.Store {
+	t.Helper()
+	s, err := postgres.Open(context.Background(), connString(), postgres.WithSchema(schema))
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}

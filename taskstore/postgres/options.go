@@ -1,0 +1,49 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Option configures Open and OpenBus.
+type Option func(*config)
+
+type config struct {
+	schema string
+}
+
+// WithSchema keeps the tasks in the named schema, created if missing,
+// instead of the first schema of the connection's search_path: several
+// applications, or tests, can share one database.
+func WithSchema(name string) Option { return func(c *config) { c.schema = name } }
+
+// poolConfig parses connString (a URL or key=value DSN, as pgx takes) and
+// applies the options.
+func poolConfig(connString string, opts []Option) (*pgxpool.Config, config, error) {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	pc, err := pgxpool.ParseConfig(connString)
+	if err != nil {
+		return nil, c, fmt.Errorf("postgres: the connection string is not one pgx reads: %w", err)
+	}
+	if c.schema != "" {
+		pc.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{c.schema}.Sanitize()
+	}
+	return pc, c, nil
+}
+
+// createSchema creates the configured schema when it is missing.
+func (c config) createSchema(ctx context.Context, pool *pgxpool.Pool) error {
+	if c.schema == "" {
+		return nil
+	}
+	if _, err := pool.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+pgx.Identifier{c.schema}.Sanitize()); err != nil {
+		return fmt.Errorf("postgres: creating the schema %q: %w", c.schema, err)
+	}
+	return nil
+}

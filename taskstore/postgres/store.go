@@ -1,0 +1,255 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/weftmcp/weft/tasks"
+)
+
+// Store is a tasks.Store in a PostgreSQL database. It is safe for
+// concurrent use, and any number of Stores, in one process or many, may
+// share one database (and schema). Create one with Open and release it
+// with Close.
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+var _ tasks.Store = (*Store)(nil)
+
+// Open connects to the database connString names (a postgres:// URL or a
+// key=value DSN), and creates or migrates the task schema. Close the Store
+// when done.
+func Open(ctx context.Context, connString string, opts ...Option) (*Store, error) {
+	pc, cfg, err := poolConfig(connString, opts)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, pc)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: connecting: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: connecting to %s: %w", pc.ConnConfig.Host, err)
+	}
+	if err := cfg.createSchema(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	if err := migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return &Store{pool: pool}, nil
+}
+
+// Close releases the Store's connections.
+func (s *Store) Close() error {
+	s.pool.Close()
+	return nil
+}
+
+// Advisory lock keys serializing quota checks: one for the total, and one
+// per principal derived from its name.
+const (
+	quotaLockTotal     = 0x77656674746f74 // "wefttot"
+	quotaLockPrincipal = 0x77656674707263 // "weftprc", the seed of the principal's hash
+)
+
+// Create implements tasks.Store.
+func (s *Store) Create(ctx context.Context, rec *tasks.Record, quota tasks.Quota) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("postgres: create: %w", err)
+	}
+	if err := tasks.CheckCreate(rec); err != nil {
+		return err
+	}
+	args, err := insertArgs(rec)
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, "create", func(tx pgx.Tx) error {
+		if err := checkQuota(ctx, tx, rec.Principal, quota); err != nil {
+			return err
+		}
+		var seq int64
+		switch err := tx.QueryRow(ctx, insertTask, args...).Scan(&seq); {
+		case errors.Is(err, pgx.ErrNoRows):
+			return fmt.Errorf("%w: %s", tasks.ErrExists, rec.ID)
+		case err != nil:
+			return err
+		}
+		if err := insertInputs(ctx, tx, seq, rec.Inputs, 0); err != nil {
+			return err
+		}
+		rec.Version = 1
+		return nil
+	})
+}
+
+// checkQuota fails with a *tasks.LimitError when another unfinished task
+// would exceed the quota. The counts are taken under advisory locks held
+// until the transaction ends, so two instances creating at once cannot
+// both see room for one more.
+func checkQuota(ctx context.Context, tx pgx.Tx, principal string, quota tasks.Quota) error {
+	if quota.Total > 0 {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(quotaLockTotal)); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM weft_tasks WHERE unfinished LIMIT $1) q`, quota.Total).Scan(&n); err != nil {
+			return err
+		}
+		if n >= quota.Total {
+			return &tasks.LimitError{Scope: tasks.LimitTotal, Limit: quota.Total}
+		}
+	}
+	if quota.PerPrincipal > 0 {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, $2))`, principal, int64(quotaLockPrincipal)); err != nil {
+			return err
+		}
+		var n int
+		err := tx.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM weft_tasks WHERE principal = $1 AND unfinished LIMIT $2) q`,
+			principal, quota.PerPrincipal).Scan(&n)
+		if err != nil {
+			return err
+		}
+		if n >= quota.PerPrincipal {
+			return &tasks.LimitError{Scope: tasks.LimitPrincipal, Limit: quota.PerPrincipal}
+		}
+	}
+	return nil
+}
+
+// Get implements tasks.Store.
+func (s *Store) Get(ctx context.Context, id string) (*tasks.Record, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: get: %w", err)
+	}
+	found, _, err := queryTasks(ctx, s.pool, selectByID, id)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: get task %s: %w", id, err)
+	}
+	if len(found) == 0 {
+		return nil, tasks.ErrNotFound
+	}
+	return found[0], nil
+}
+
+// Update implements tasks.Store.
+func (s *Store) Update(ctx context.Context, rec *tasks.Record) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("postgres: update: %w", err)
+	}
+	var version uint64
+	err := s.write(ctx, "update", func(tx pgx.Tx) error {
+		found, seqs, err := queryTasks(ctx, tx, selectByIDForUpdate, rec.ID)
+		if err != nil {
+			return err
+		}
+		if len(found) == 0 {
+			return tasks.ErrNotFound
+		}
+		stored, seq := found[0], seqs[0]
+		if err := tasks.CheckUpdate(stored, rec); err != nil {
+			return err
+		}
+		version = stored.Version + 1
+		args, err := updateArgs(rec, version, seq)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, updateTask, args...); err != nil {
+			return err
+		}
+		// CheckUpdate let through only answers to unanswered requests and
+		// requests appended after the recorded ones.
+		for _, pos := range tasks.NewAnswers(stored, rec) {
+			if _, err := tx.Exec(ctx, `UPDATE weft_task_inputs SET response = $1 WHERE task_seq = $2 AND pos = $3`,
+				rawArg(rec.Inputs[pos].Response), seq, pos); err != nil {
+				return err
+			}
+		}
+		return insertInputs(ctx, tx, seq, rec.Inputs[len(stored.Inputs):], len(stored.Inputs))
+	})
+	if err != nil {
+		return err
+	}
+	rec.Version = version
+	return nil
+}
+
+// Delete implements tasks.Store.
+func (s *Store) Delete(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("postgres: delete: %w", err)
+	}
+	tag, err := s.pool.Exec(ctx, `DELETE FROM weft_tasks WHERE id = $1`, id)
+	if err != nil {
+		return fmt.Errorf("postgres: delete task %s: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return tasks.ErrNotFound
+	}
+	return nil
+}
+
+// Expired implements tasks.Store.
+func (s *Store) Expired(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	return s.ids(ctx, "expired", `SELECT id FROM weft_tasks
+		WHERE expires_ns IS NOT NULL AND expires_ns <= $1 ORDER BY expires_ns LIMIT $2`, now, limit)
+}
+
+// LeaseExpired implements tasks.Store.
+func (s *Store) LeaseExpired(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	return s.ids(ctx, "lease-expired", `SELECT id FROM weft_tasks
+		WHERE unfinished AND owner <> '' AND lease_expires_ns IS NOT NULL AND lease_expires_ns <= $1
+		ORDER BY lease_expires_ns LIMIT $2`, now, limit)
+}
+
+// ids runs a query selecting task IDs up to a time.
+func (s *Store) ids(ctx context.Context, what, query string, now time.Time, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: %s: %w", what, err)
+	}
+	at, err := timeArg(now)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, query, at, limit)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: finding %s tasks: %w", what, err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("postgres: finding %s tasks: %w", what, err)
+	}
+	return ids, nil
+}
+
+// write runs fn in a transaction and commits it. Errors of the task rules
+// (from the tasks package) are returned as they are; others say what
+// failed.
+func (s *Store) write(ctx context.Context, op string, fn func(pgx.Tx) error) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("postgres: %s: starting a transaction: %w", op, err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback(context.WithoutCancel(ctx))
+		if tasks.IsRuleError(err) {
+			return err
+		}
+		return fmt.Errorf("postgres: %s: %w", op, err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("postgres: %s: committing: %w", op, err)
+	}
+	return nil
+}

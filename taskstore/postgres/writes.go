@@ -1,0 +1,90 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/weftmcp/weft/tasks"
+)
+
+// Writing records: the statements and their arguments.
+
+// insertTask stores a new task at version 1, unless its ID is taken (then
+// it returns no row): the identity columns, then the mutable ones in the
+// order mutableArgs gives them, then unfinished.
+const insertTask = `INSERT INTO weft_tasks (id, principal, method, name, params, policy_rerun, policy_max_runs, created_ns,
+	status, status_message, updated_ns, expires_ns, poll_interval_ns,
+	result, is_error, error_code, error_message, error_data,
+	owner, lease_expires_ns, runs, version, unfinished)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, 1, $22)
+ON CONFLICT (id) DO NOTHING
+RETURNING seq`
+
+// updateTask replaces a task's mutable columns, in the order mutableArgs
+// gives them, then version and unfinished; identity columns stay.
+const updateTask = `UPDATE weft_tasks SET
+	status = $1, status_message = $2, updated_ns = $3, expires_ns = $4, poll_interval_ns = $5,
+	result = $6, is_error = $7, error_code = $8, error_message = $9, error_data = $10,
+	owner = $11, lease_expires_ns = $12, runs = $13, version = $14, unfinished = $15
+WHERE seq = $16`
+
+// insertArgs returns insertTask's arguments for rec.
+func insertArgs(rec *tasks.Record) ([]any, error) {
+	created, err := timeArg(rec.CreatedAt)
+	if err != nil {
+		return nil, err
+	}
+	mutable, err := mutableArgs(rec)
+	if err != nil {
+		return nil, err
+	}
+	args := []any{rec.ID, rec.Principal, rec.Method, rec.Name, rawArg(rec.Params),
+		rec.Policy.Rerun, rec.Policy.MaxRuns, created}
+	args = append(args, mutable...)
+	return append(args, !rec.Status.Terminal()), nil
+}
+
+// updateArgs returns updateTask's arguments for rec at the new version, in
+// the row with sequence number seq.
+func updateArgs(rec *tasks.Record, version uint64, seq int64) ([]any, error) {
+	args, err := mutableArgs(rec)
+	if err != nil {
+		return nil, err
+	}
+	return append(args, int64(version), !rec.Status.Terminal(), seq), nil
+}
+
+// mutableArgs returns the values of the mutable columns from status to runs.
+func mutableArgs(rec *tasks.Record) ([]any, error) {
+	updated, err := timeArg(rec.UpdatedAt)
+	if err != nil {
+		return nil, err
+	}
+	expires, err := timeArg(rec.ExpiresAt)
+	if err != nil {
+		return nil, err
+	}
+	lease, err := timeArg(rec.LeaseExpiresAt)
+	if err != nil {
+		return nil, err
+	}
+	var errCode, errMsg, errData any
+	if e := rec.Error; e != nil {
+		errCode, errMsg, errData = e.Code, e.Message, rawArg(e.Data)
+	}
+	return []any{string(rec.Status), rec.StatusMessage, updated, expires, int64(rec.PollInterval),
+		rawArg(rec.Result), rec.IsError, errCode, errMsg, errData,
+		rec.Owner, lease, rec.Runs}, nil
+}
+
+// insertInputs stores inputs as the task's input rows from position first on.
+func insertInputs(ctx context.Context, tx pgx.Tx, seq int64, inputs []tasks.Input, first int) error {
+	for i, in := range inputs {
+		if _, err := tx.Exec(ctx, `INSERT INTO weft_task_inputs (task_seq, pos, key, request, response) VALUES ($1, $2, $3, $4, $5)`,
+			seq, first+i, in.Key, rawArg(in.Request), rawArg(in.Response)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
