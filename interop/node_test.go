@@ -2,8 +2,9 @@
 // written in TypeScript: the official SDK's clients against weft's server
 // (v1 on the legacy era, v2 on 2026-07-28), weft's client against the SDK's
 // v2 server and the reference "everything" server, the official Tasks
-// requester and receiver against weft's tasks, and the MCP Inspector's
-// command line against weft's server.
+// requester and receiver against weft's tasks, the MCP Inspector's command
+// line against weft's server, and a page in a real browser (headless
+// Chromium) calling weft's endpoint from another origin.
 //
 // The peers and Node.js 22 are pinned in interop/js/package-lock.json and
 // installed into .cache/interop by interop/js/install.sh, which the tests

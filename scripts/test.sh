@@ -13,6 +13,12 @@ if ! command -v redis-server >/dev/null 2>&1; then
   apt-get update -qq && apt-get install -y -qq redis-server >/dev/null
 fi
 
+# Chromium for the interop test of a browser-based client (CORS).
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "== installing chromium (Debian package) for the browser interop test"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
 for dir in $(go list -m -f '{{.Dir}}'); do
   echo "== go vet + go test -race: ${dir#$PWD/}"
   (cd "$dir" && go vet ./... && go test -race -count=1 -timeout 15m ./...)
