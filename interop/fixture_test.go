@@ -140,6 +140,18 @@ func newInteropServer(logger *slog.Logger, rt *tasks.Runtime) *server.Server {
 	addTaskTools(s)
 	addClientTaskTools(s)
 
+	// add_tool registers one more tool, which list_changed announces.
+	var added atomic.Int64
+	s.AddRawTool(&mcp.Tool{Name: "add_tool", Description: "Registers another tool, named added_<n>"},
+		func(context.Context, *server.Request, stdjson.RawMessage) (*mcp.CallToolResult, error) {
+			name := "added_" + strconv.FormatInt(added.Add(1), 10)
+			s.AddRawTool(&mcp.Tool{Name: name, Description: "Added by add_tool"},
+				func(context.Context, *server.Request, stdjson.RawMessage) (*mcp.CallToolResult, error) {
+					return &mcp.CallToolResult{Content: mcp.Contents{&mcp.TextContent{Text: name}}}, nil
+				})
+			return &mcp.CallToolResult{Content: mcp.Contents{&mcp.TextContent{Text: name}}}, nil
+		})
+
 	s.AddResource(&mcp.Resource{URI: "interop://static/hello", Name: "hello", MIMEType: "text/plain", Description: "A static greeting"},
 		func(_ context.Context, _ *server.Request, uri string, _ map[string]string) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: mcp.ResourceContentsList{&mcp.TextResourceContents{URI: uri, MIMEType: "text/plain", Text: "hello from weft"}}}, nil

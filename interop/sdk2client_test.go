@@ -2,6 +2,7 @@ package interop_test
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -15,6 +16,15 @@ type modernObservations struct {
 		Text         string   `json:"text"`
 		Elicitations []string `json:"elicitations"`
 	} `json:"askName"`
+	Listen struct {
+		Honored struct {
+			ToolsListChanged bool `json:"toolsListChanged"`
+		} `json:"honored"`
+		Heard  string `json:"heard"`
+		Added  string `json:"added"`
+		Listed bool   `json:"listed"`
+		Closed string `json:"closed"`
+	} `json:"listen"`
 }
 
 // runSDK2Client runs interop/js/sdk2-client.cjs, the TypeScript SDK v2
@@ -38,6 +48,9 @@ func checkModernObservations(t *testing.T, o *modernObservations) {
 	checkObservations(t, &o.observations)
 	if o.AskName.Text != "Hello, Grace!" || len(o.AskName.Elicitations) != 1 || o.AskName.Elicitations[0] != "What is your name?" {
 		t.Errorf("ask_name = %+v, want one elicitation answered and the greeting", o.AskName)
+	}
+	if l := o.Listen; !l.Honored.ToolsListChanged || l.Heard != "announced" || !strings.HasPrefix(l.Added, "added_") || !l.Listed || l.Closed != "local" {
+		t.Errorf("subscriptions/listen = %+v, want tool list changes honored, the added tool announced and listed, and a local close", l)
 	}
 }
 

@@ -118,6 +118,21 @@ async function main() {
   const asked = await client.callTool({ name: 'ask_name', arguments: {} }, opts);
   seen.askName = { text: textOf(asked.content), elicitations };
 
+  // subscriptions/listen: a tool added while listening is announced.
+  let announced;
+  const listChanged = new Promise((resolve) => { announced = resolve; });
+  client.setNotificationHandler('notifications/tools/list_changed', () => announced());
+  const sub = await client.listen({ toolsListChanged: true }, opts);
+  const addedName = textOf((await client.callTool({ name: 'add_tool', arguments: {} }, opts)).content);
+  let timer;
+  const timedOut = new Promise((resolve) => { timer = setTimeout(() => resolve('timeout'), REQUEST_TIMEOUT_MS); });
+  const heard = await Promise.race([listChanged.then(() => 'announced'), timedOut]);
+  clearTimeout(timer);
+  const afterAdd = await client.listTools({}, { ...opts, cacheMode: 'no-cache' });
+  await sub.close();
+  seen.listen = { honored: sub.honoredFilter, heard, added: addedName,
+    listed: afterAdd.tools.some((t) => t.name === addedName), closed: await sub.closed };
+
   const before = Number(textOf((await client.callTool({ name: 'cancellations', arguments: {} }, opts)).content));
   const controller = new AbortController();
   try {
