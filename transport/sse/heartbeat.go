@@ -11,6 +11,10 @@ import (
 // (often 60 seconds).
 const DefaultKeepAlive = 25 * time.Second
 
+// DefaultWriteTimeout bounds each write to an event stream, unless the
+// handler options say otherwise.
+const DefaultWriteTimeout = 30 * time.Second
+
 // keepAliveComment is the comment line a quiet stream gets.
 const keepAliveComment = ": keep-alive\n\n"
 

@@ -2,7 +2,11 @@ package sse
 
 import (
 	"bufio"
+	"context"
+	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -66,5 +70,50 @@ func TestReaderSkipsComments(t *testing.T) {
 	ev, err := r.Next()
 	if err != nil || string(ev.Data) != "x" {
 		t.Fatalf("Next = %+v %q, %v; want the one event", ev, ev.Data, err)
+	}
+}
+
+// A client that stops reading its event stream does not hold the server
+// up: once a write has waited WriteTimeout, writes to it fail at once.
+func TestAStalledReaderDoesNotHoldTheServer(t *testing.T) {
+	srv := &echoServer{}
+	_, rawURL := start(t, srv, &HandlerOptions{WriteTimeout: 100 * time.Millisecond})
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n\r\n", u.Path, u.Host)
+	deadline := time.Now().Add(10 * time.Second)
+	for { // until the server has connected the session
+		srv.mu.Lock()
+		n := len(srv.conns)
+		srv.mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the session never connected")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	big := map[string]any{"padding": strings.Repeat("x", 64<<10)}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 400 { // 25 MiB, far more than the socket buffers hold
+			if srv.conn(0).Notify(context.Background(), "notifications/message", big) != nil {
+				return // the stalled client's stream failed: sending goes on elsewhere
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("sending to a client that stopped reading hung")
 	}
 }

@@ -44,6 +44,11 @@ type HandlerOptions struct {
 	// closing the connection. 0 means DefaultKeepAlive; negative means
 	// never.
 	KeepAlive time.Duration
+	// WriteTimeout bounds each write to an event stream: a client that
+	// stops reading is taken as gone once a write has waited this long, and
+	// the writes after it fail at once. 0 means DefaultWriteTimeout;
+	// negative means no bound.
+	WriteTimeout time.Duration
 	// MaxSessions bounds the number of open streams; 0 means 10000, and a
 	// negative value means no bound.
 	MaxSessions int
@@ -89,6 +94,9 @@ func NewHandler(srv Server, opts *HandlerOptions) *Handler {
 	}
 	if h.opts.KeepAlive == 0 {
 		h.opts.KeepAlive = DefaultKeepAlive
+	}
+	if h.opts.WriteTimeout == 0 {
+		h.opts.WriteTimeout = DefaultWriteTimeout
 	}
 	if h.opts.Logger == nil {
 		h.opts.Logger = slog.Default()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/weftmcp/weft/jsonrpc"
 )
@@ -96,7 +97,17 @@ func (s *session) send(ev Event) error {
 	if s.w == nil {
 		return errStreamClosed
 	}
-	if err := WriteEvent(s.w, ev); err != nil {
+	return s.sendLocked(func(w io.Writer) error { return WriteEvent(w, ev) })
+}
+
+// sendLocked writes to the stream with write and flushes it, within
+// HandlerOptions.WriteTimeout; wmu is held.
+func (s *session) sendLocked(write func(io.Writer) error) error {
+	if d := s.h.opts.WriteTimeout; d > 0 {
+		s.rc.SetWriteDeadline(time.Now().Add(d)) // ErrNotSupported leaves writes unbounded
+		defer s.rc.SetWriteDeadline(time.Time{})
+	}
+	if err := write(s.w); err != nil {
 		return err
 	}
 	if err := s.rc.Flush(); err != nil {
@@ -114,9 +125,7 @@ func (s *session) ping() {
 	if s.w == nil {
 		return
 	}
-	if WriteComment(s.w) == nil && s.rc.Flush() == nil {
-		s.beat.Beat()
-	}
+	s.sendLocked(WriteComment)
 }
 
 // Close ends the session from the server's side: its event stream closes.

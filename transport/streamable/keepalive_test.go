@@ -2,7 +2,11 @@ package streamable
 
 import (
 	"bufio"
+	"context"
+	"fmt"
+	"net"
 	"net/http"
+	neturl "net/url"
 	"strings"
 	"testing"
 	"time"
@@ -51,5 +55,48 @@ func TestQuietListenStreamGetsKeepAliveComments(t *testing.T) {
 	before := awaitComment(t, resp, bufio.NewScanner(resp.Body))
 	if !strings.Contains(strings.Join(before, "\n"), "notifications/subscriptions/acknowledged") {
 		t.Errorf("the listen stream carried %q before the comment, want the acknowledgement first", before)
+	}
+}
+
+// A client that stops reading its GET stream does not hold the server up:
+// once a write has waited WriteTimeout, the connection is let go (the
+// client may resume with Last-Event-ID) and sending goes on.
+func TestAStalledReaderIsLetGo(t *testing.T) {
+	f := newFixture(t)
+	_, url := serve(t, f, &HandlerOptions{WriteTimeout: 100 * time.Millisecond})
+	sid := initSession(t, url, mcp.Version20251125)
+	u, err := neturl.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: %s\r\n\r\n",
+		u.Path, u.Host, sid, mcp.Version20251125)
+	// The client never reads: the socket buffers fill, then writes block.
+	big := map[string]any{"padding": strings.Repeat("x", 64<<10)}
+	f.mu.Lock()
+	server := f.conns[0]
+	f.mu.Unlock()
+	done := make(chan error, 1)
+	go func() {
+		for range 400 { // 25 MiB, far more than the socket buffers hold
+			if err := server.Notify(context.Background(), "notifications/message", big); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("sending to a stalled client failed: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("sending to a client that stopped reading hung")
 	}
 }

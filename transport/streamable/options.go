@@ -15,6 +15,7 @@ const (
 	DefaultSessionIdleTimeout = 30 * time.Minute
 	DefaultMaxSessions        = 10000
 	DefaultRetryInterval      = time.Second
+	DefaultWriteTimeout       = 30 * time.Second
 )
 
 // HandlerOptions configures a Handler. The zero value gives safe defaults.
@@ -43,6 +44,11 @@ type HandlerOptions struct {
 	// closing the connection. 0 means sse.DefaultKeepAlive; negative means
 	// never.
 	KeepAlive time.Duration
+	// WriteTimeout bounds each write to an SSE response: a client that
+	// stops reading is taken as gone once a write has waited this long (a
+	// legacy client resumes with Last-Event-ID; a modern request is
+	// cancelled). 0 means DefaultWriteTimeout; negative means no bound.
+	WriteTimeout time.Duration
 
 	// Origins guards against DNS rebinding. With the zero value, a request
 	// arriving on a loopback address needs a local Host and, if it has one,
@@ -83,6 +89,9 @@ func (o *HandlerOptions) withDefaults() HandlerOptions {
 	}
 	if c.KeepAlive == 0 {
 		c.KeepAlive = sse.DefaultKeepAlive
+	}
+	if c.WriteTimeout == 0 {
+		c.WriteTimeout = DefaultWriteTimeout
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

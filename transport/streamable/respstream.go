@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/transport/sse"
@@ -223,14 +225,7 @@ func (st *respStream) eventLocked(data []byte) error {
 
 // writeLocked writes and flushes one event.
 func (st *respStream) writeLocked(ev sse.Event) error {
-	if err := sse.WriteEvent(st.w, ev); err != nil {
-		return err
-	}
-	if err := st.rc.Flush(); err != nil {
-		return err
-	}
-	st.beat.Beat()
-	return nil
+	return st.sendLocked(func(w io.Writer) error { return sse.WriteEvent(w, ev) })
 }
 
 // ping writes a comment to the attached SSE connection after a quiet
@@ -241,15 +236,27 @@ func (st *respStream) ping() {
 	if st.w == nil || st.complete || st.mode != modeSSE {
 		return
 	}
-	err := sse.WriteComment(st.w)
-	if err == nil {
-		err = st.rc.Flush()
-	}
-	if err != nil {
+	if err := st.sendLocked(sse.WriteComment); err != nil {
 		st.lostLocked(err)
-		return
+	}
+}
+
+// sendLocked writes to the attached SSE connection with write and flushes
+// it, within HandlerOptions.WriteTimeout: a client that stops reading
+// cannot hold the stream, and everyone sending on it, for longer.
+func (st *respStream) sendLocked(write func(io.Writer) error) error {
+	if d := st.h.opts.WriteTimeout; d > 0 {
+		st.rc.SetWriteDeadline(time.Now().Add(d)) // ErrNotSupported leaves writes unbounded
+		defer st.rc.SetWriteDeadline(time.Time{})
+	}
+	if err := write(st.w); err != nil {
+		return err
+	}
+	if err := st.rc.Flush(); err != nil {
+		return err
 	}
 	st.beat.Beat()
+	return nil
 }
 
 // lostLocked handles a failed write: the connection is detached. A legacy
@@ -257,6 +264,11 @@ func (st *respStream) ping() {
 // cancelled and the error returned.
 func (st *respStream) lostLocked(err error) error {
 	st.w, st.rc = nil, nil
+	st.beat.Stop()
+	if st.kick != nil { // release the connection's handler: the client resumes
+		close(st.kick)
+		st.kick = nil
+	}
 	if st.resumable() {
 		return nil
 	}
