@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weftmcp/weft/auth"
+	"github.com/weftmcp/weft/auth/authtest"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/server"
 	"github.com/weftmcp/weft/tasks"
@@ -140,6 +142,12 @@ func newInteropServer(logger *slog.Logger, rt *tasks.Runtime) *server.Server {
 	addTaskTools(s)
 	addClientTaskTools(s)
 
+	// whoami names the principal the request came from.
+	s.AddRawTool(&mcp.Tool{Name: "whoami", Description: "Names the caller (the authenticated principal)"},
+		func(_ context.Context, r *server.Request, _ stdjson.RawMessage) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: mcp.Contents{&mcp.TextContent{Text: r.Principal()}}}, nil
+		})
+
 	// add_tool registers one more tool, which list_changed announces.
 	var added atomic.Int64
 	s.AddRawTool(&mcp.Tool{Name: "add_tool", Description: "Registers another tool, named added_<n>"},
@@ -170,17 +178,49 @@ func newInteropServer(logger *slog.Logger, rt *tasks.Runtime) *server.Server {
 // serveHTTP serves the interop fixture over Streamable HTTP on a loopback
 // port for the duration of the test and returns the endpoint URL.
 func serveHTTP(t *testing.T) string {
+	return serveFixture(t, nil)
+}
+
+// serveProtectedHTTP serves the interop fixture as serveHTTP does, behind an
+// OAuth resource server whose tokens come from as.
+func serveProtectedHTTP(t *testing.T, as *authtest.Server) string {
+	return serveFixture(t, func(resource string) (func(http.Handler) http.Handler, error) {
+		verifier, err := auth.NewJWTVerifier(auth.JWTOptions{Issuer: as.URL, Audience: resource, Algorithms: []string{"ES256"}})
+		if err != nil {
+			return nil, err
+		}
+		rs, err := auth.New(auth.Config{Resource: resource, AuthorizationServers: []string{as.URL}, Verifier: verifier})
+		if err != nil {
+			return nil, err
+		}
+		return rs.Handler, nil
+	})
+}
+
+// serveFixture serves the interop fixture over Streamable HTTP at /mcp on a
+// loopback port, wrapped by what protect makes for the endpoint's URL
+// (nothing when protect is nil), until the test ends; it returns the URL.
+func serveFixture(t *testing.T, protect func(resource string) (func(http.Handler) http.Handler, error)) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	url := "http://" + ln.Addr().String() + "/mcp"
 	logger := slog.New(slog.NewTextHandler(logTo(t, "weft server: "), nil))
 	rt := newTaskRuntime(t, logger)
 	h := streamable.NewHandler(newInteropServer(logger, rt), &streamable.HandlerOptions{Logger: logger})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	var root http.Handler = mux
+	if protect != nil {
+		wrap, err := protect(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root = wrap(mux)
+	}
+	hs := &http.Server{Handler: root, ReadHeaderTimeout: 10 * time.Second}
 	go hs.Serve(ln)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -191,7 +231,7 @@ func serveHTTP(t *testing.T) string {
 			t.Errorf("closing the task runtime: %v", err)
 		}
 	})
-	return "http://" + ln.Addr().String() + "/mcp"
+	return url
 }
 
 // taskPollInterval is the poll interval the fixture's tasks suggest.

@@ -4,6 +4,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/weftmcp/weft/auth/authtest"
+	"github.com/weftmcp/weft/mcp"
 )
 
 // modernObservations is what interop/js/sdk2-client.cjs reports beyond
@@ -77,6 +80,32 @@ func TestTypeScriptV2ClientOverStreamableHTTP(t *testing.T) {
 	for _, era := range []string{"modern", "auto"} {
 		t.Run(era, func(t *testing.T) {
 			checkModernObservations(t, runSDK2Client(t, nil, era, "--http", serveHTTP(t)))
+		})
+	}
+}
+
+// TestTypeScriptV2ClientWithClientCredentials: the TypeScript SDK v2 client,
+// authorizing with client credentials, reaches weft's OAuth-protected
+// endpoint in both eras: it discovers the authorization server from the 401
+// and the protected resource metadata, and weft names it as the principal.
+func TestTypeScriptV2ClientWithClientCredentials(t *testing.T) {
+	as := authtest.NewServer(&authtest.Options{Clients: map[string]string{"ts-robot": "s3cret"}})
+	t.Cleanup(as.Close)
+	url := serveProtectedHTTP(t, as)
+	for _, era := range []string{"legacy", "modern"} {
+		t.Run(era, func(t *testing.T) {
+			var seen struct {
+				ProtocolVersion string `json:"protocolVersion"`
+				Whoami          string `json:"whoami"`
+				Echo            string `json:"echo"`
+			}
+			runScript(t, "the TypeScript SDK v2 client", "sdk2-auth-client.cjs", nil, &seen, era, url, as.URL, "ts-robot", "s3cret")
+			if seen.Whoami != as.URL+"#sub:ts-robot" || seen.Echo != "echo: with a token" {
+				t.Errorf("the client saw %+v, want to be ts-robot of %s and its echo", seen, as.URL)
+			}
+			if want := map[string]string{"legacy": mcp.LatestLegacyVersion, "modern": mcp.LatestVersion}[era]; seen.ProtocolVersion != want {
+				t.Errorf("negotiated %q, want %q", seen.ProtocolVersion, want)
+			}
 		})
 	}
 }

@@ -30,6 +30,10 @@ type Options struct {
 	Scopes []string
 	// TokenTTL is how long access tokens last; zero means an hour.
 	TokenTTL time.Duration
+	// Clients are pre-registered confidential clients, by client ID with
+	// their secrets (client_secret_basic or client_secret_post), for the
+	// client credentials grant: the token's subject is the client ID.
+	Clients map[string]string
 }
 
 // Server is a running authorization server. Its issuer identifier is URL.
@@ -112,8 +116,8 @@ func (s *Server) metadata(w http.ResponseWriter, _ *http.Request) {
 		JWKSURI:                           s.URL + "/jwks",
 		ScopesSupported:                   s.opts.Scopes,
 		ResponseTypesSupported:            []string{"code"},
-		GrantTypesSupported:               []string{"authorization_code", "refresh_token"},
-		TokenEndpointAuthMethodsSupported: []string{"none"},
+		GrantTypesSupported:               []string{"authorization_code", "refresh_token", "client_credentials"},
+		TokenEndpointAuthMethodsSupported: []string{"none", "client_secret_basic", "client_secret_post"},
 		CodeChallengeMethodsSupported:     []string{"S256"},
 		AuthorizationResponseIssParameterSupported: true,
 	})
@@ -186,6 +190,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := r.PostForm
+	if f.Get("grant_type") == "client_credentials" {
+		s.clientCredentials(w, r)
+		return
+	}
 	s.mu.Lock()
 	var g grant
 	var ok bool
@@ -200,7 +208,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		ok = ok && g.client == f.Get("client_id")
 	default:
 		s.mu.Unlock()
-		oauthError(w, http.StatusBadRequest, "unsupported_grant_type", "this server takes authorization_code and refresh_token")
+		oauthError(w, http.StatusBadRequest, "unsupported_grant_type", "this server takes authorization_code, refresh_token and client_credentials")
 		return
 	}
 	if !ok {
@@ -219,9 +227,40 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		oauthError(w, http.StatusInternalServerError, "server_error", err.Error())
 		return
 	}
+	s.issue(w, access, refresh, g.scopes)
+}
+
+// clientCredentials issues a token to an authenticated pre-registered
+// client, for itself.
+func (s *Server) clientCredentials(w http.ResponseWriter, r *http.Request) {
+	id, secret, basic := r.BasicAuth()
+	if !basic {
+		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
+	}
+	if want, ok := s.opts.Clients[id]; !ok || secret == "" || secret != want {
+		w.Header().Set("WWW-Authenticate", `Basic realm="authtest"`)
+		oauthError(w, http.StatusUnauthorized, "invalid_client", "unknown client or wrong secret")
+		return
+	}
+	scopes := strings.Fields(r.PostForm.Get("scope"))
+	access, err := s.sign(id, r.PostForm.Get("resource"), id, scopes)
+	if err != nil {
+		oauthError(w, http.StatusInternalServerError, "server_error", err.Error())
+		return
+	}
+	s.issue(w, access, "", scopes)
+}
+
+// issue answers a token request with an access token (and a refresh
+// token, when there is one).
+func (s *Server) issue(w http.ResponseWriter, access, refresh string, scopes []string) {
+	body := map[string]any{"access_token": access, "token_type": "Bearer",
+		"expires_in": int(s.opts.TokenTTL.Seconds()), "scope": strings.Join(scopes, " ")}
+	if refresh != "" {
+		body["refresh_token"] = refresh
+	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, map[string]any{"access_token": access, "token_type": "Bearer",
-		"expires_in": int(s.opts.TokenTTL.Seconds()), "refresh_token": refresh, "scope": strings.Join(g.scopes, " ")})
+	writeJSON(w, http.StatusOK, body)
 }
 
 func (s *Server) jwks(w http.ResponseWriter, _ *http.Request) {

@@ -157,3 +157,28 @@ func between(s, prefix, end string) string {
 	v, _, _ := strings.Cut(after, end)
 	return v
 }
+
+// A pre-registered client gets a token for itself with its secret, and the
+// resource server takes it; a wrong secret gets none.
+func TestClientCredentials(t *testing.T) {
+	as := authtest.NewServer(&authtest.Options{Clients: map[string]string{"robot": "s3cret"}})
+	defer as.Close()
+	resource := protected(t, as)
+	oc, err := oauthclient.New(oauthclient.Config{Grant: oauthclient.GrantClientCredentials,
+		Clients: []oauthclient.ClientInfo{{Issuer: as.URL, ClientID: "robot", ClientSecret: "s3cret"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, body := get(t, &http.Client{Transport: oc.Transport(nil)}, resource)
+	if code != http.StatusOK || !strings.HasSuffix(body, "robot") {
+		t.Fatalf("with client credentials: %d %q, want 200 for the client itself", code, body)
+	}
+	resp, err := http.PostForm(as.URL+"/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {"robot"}, "client_secret": {"wrong"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a wrong secret: %d, want 401", resp.StatusCode)
+	}
+}
