@@ -100,7 +100,7 @@ func (s *Server) Authorizations() int {
 // Token returns an access token for subject, for the resource audience,
 // granting scopes, as the token endpoint would issue it.
 func (s *Server) Token(subject, audience string, scopes ...string) string {
-	tok, err := s.sign(subject, audience, "authtest-direct", scopes)
+	tok, err := s.sign(subject, audience, "authtest-direct", scopes, "")
 	if err != nil {
 		panic(fmt.Sprintf("authtest: signing a token: %v", err))
 	}
@@ -120,6 +120,7 @@ func (s *Server) metadata(w http.ResponseWriter, _ *http.Request) {
 		TokenEndpointAuthMethodsSupported: []string{"none", "client_secret_basic", "client_secret_post"},
 		CodeChallengeMethodsSupported:     []string{"S256"},
 		AuthorizationResponseIssParameterSupported: true,
+		DPoPSigningAlgValuesSupported:              []string{"ES256", "ES384", "RS256", "PS256", "EdDSA"},
 	})
 }
 
@@ -190,8 +191,13 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := r.PostForm
+	jkt, err := dpopThumbprint(r, s.URL+"/token")
+	if err != nil {
+		oauthError(w, http.StatusBadRequest, "invalid_dpop_proof", err.Error())
+		return
+	}
 	if f.Get("grant_type") == "client_credentials" {
-		s.clientCredentials(w, r)
+		s.clientCredentials(w, r, jkt)
 		return
 	}
 	s.mu.Lock()
@@ -222,17 +228,17 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	refresh := randomString()
 	s.refreshes[refresh] = g
 	s.mu.Unlock()
-	access, err := s.sign(s.opts.Subject, g.resource, g.client, g.scopes)
+	access, err := s.sign(s.opts.Subject, g.resource, g.client, g.scopes, jkt)
 	if err != nil {
 		oauthError(w, http.StatusInternalServerError, "server_error", err.Error())
 		return
 	}
-	s.issue(w, access, refresh, g.scopes)
+	s.issue(w, access, refresh, g.scopes, jkt != "")
 }
 
 // clientCredentials issues a token to an authenticated pre-registered
 // client, for itself.
-func (s *Server) clientCredentials(w http.ResponseWriter, r *http.Request) {
+func (s *Server) clientCredentials(w http.ResponseWriter, r *http.Request, jkt string) {
 	id, secret, basic := r.BasicAuth()
 	if !basic {
 		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
@@ -243,18 +249,22 @@ func (s *Server) clientCredentials(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	scopes := strings.Fields(r.PostForm.Get("scope"))
-	access, err := s.sign(id, r.PostForm.Get("resource"), id, scopes)
+	access, err := s.sign(id, r.PostForm.Get("resource"), id, scopes, jkt)
 	if err != nil {
 		oauthError(w, http.StatusInternalServerError, "server_error", err.Error())
 		return
 	}
-	s.issue(w, access, "", scopes)
+	s.issue(w, access, "", scopes, jkt != "")
 }
 
 // issue answers a token request with an access token (and a refresh
-// token, when there is one).
-func (s *Server) issue(w http.ResponseWriter, access, refresh string, scopes []string) {
-	body := map[string]any{"access_token": access, "token_type": "Bearer",
+// token, when there is one), of type DPoP when it is bound to a key.
+func (s *Server) issue(w http.ResponseWriter, access, refresh string, scopes []string, bound bool) {
+	tokenType := "Bearer"
+	if bound {
+		tokenType = "DPoP"
+	}
+	body := map[string]any{"access_token": access, "token_type": tokenType,
 		"expires_in": int(s.opts.TokenTTL.Seconds()), "scope": strings.Join(scopes, " ")}
 	if refresh != "" {
 		body["refresh_token"] = refresh
@@ -268,12 +278,16 @@ func (s *Server) jwks(w http.ResponseWriter, _ *http.Request) {
 }
 
 // sign issues a JWT access token (RFC 9068).
-func (s *Server) sign(subject, audience, client string, scopes []string) (string, error) {
+func (s *Server) sign(subject, audience, client string, scopes []string, jkt string) (string, error) {
 	now := time.Now()
-	claims, err := json.Marshal(map[string]any{
+	c := map[string]any{
 		"iss": s.URL, "sub": subject, "aud": audience, "client_id": client, "jti": randomString(),
 		"iat": now.Unix(), "exp": now.Add(s.opts.TokenTTL).Unix(), "scope": strings.Join(scopes, " "),
-	})
+	}
+	if jkt != "" {
+		c["cnf"] = map[string]string{"jkt": jkt}
+	}
+	claims, err := json.Marshal(c)
 	if err != nil {
 		return "", err
 	}

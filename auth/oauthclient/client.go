@@ -72,8 +72,10 @@ type Config struct {
 	// RSA or Ed25519 private key. Nil means a P-256 key generated for this
 	// Client, so DPoP-bound tokens it saves in a persistent Store are of no
 	// use to another process; give a key to keep them. The client asks for
-	// DPoP-bound tokens from every authorization server whose metadata
-	// lists the key's algorithm in dpop_signing_alg_values_supported.
+	// DPoP-bound tokens when the authorization server's metadata lists the
+	// key's algorithm in dpop_signing_alg_values_supported and the MCP
+	// endpoint takes them (its protected resource metadata lists the
+	// algorithm or requires bound tokens, or it challenges with DPoP).
 	DPoPKey crypto.Signer
 	// DisableDPoP makes the client ask for Bearer tokens only, even from
 	// authorization servers that issue DPoP-bound ones.
@@ -174,9 +176,13 @@ func New(cfg Config) (*Client, error) {
 }
 
 // dpopFor returns the prover for token requests to b's authorization
-// server, or nil when tokens from it are not to be DPoP-bound.
+// server, or nil when tokens from it are not to be DPoP-bound: both the
+// authorization server and the resource server must take the prover's
+// algorithm, or the token could not be used.
 func (c *Client) dpopFor(b *binding) *dpopProver {
-	if c.dpop == nil || !c.dpop.accepts(b.meta.DPoPSigningAlgValuesSupported) {
+	switch {
+	case c.dpop == nil, !c.dpop.accepts(b.meta.DPoPSigningAlgValuesSupported),
+		!slices.Contains(b.resourceDPoP, "*") && !c.dpop.accepts(b.resourceDPoP):
 		return nil
 	}
 	return c.dpop

@@ -25,6 +25,26 @@ type binding struct {
 	// and its endpoints are the 2025-03-26 defaults; PKCE support cannot be
 	// checked then.
 	defaults bool
+	// resourceDPoP lists the DPoP proof algorithms the resource server
+	// takes, nil when it gave no sign of taking DPoP-bound tokens (see
+	// resourceTakesDPoP).
+	resourceDPoP []string
+}
+
+// resourceTakesDPoP returns the DPoP proof algorithms the MCP endpoint
+// takes, from its protected resource metadata (prm may be nil) and the
+// challenge that sent the client to it: the algorithms the metadata lists,
+// or, when it lists none but requires bound tokens or the challenge uses
+// the DPoP scheme, any (["*"]). nil means a Bearer-only endpoint, to which
+// a DPoP-bound token would be useless.
+func resourceTakesDPoP(prm *auth.ProtectedResourceMetadata, ch auth.Challenge) []string {
+	switch {
+	case prm != nil && len(prm.DPoPSigningAlgValuesSupported) > 0:
+		return prm.DPoPSigningAlgValuesSupported
+	case prm != nil && prm.DPoPBoundAccessTokensRequired, strings.EqualFold(ch.Scheme, "DPoP"):
+		return []string{"*"}
+	}
+	return nil
 }
 
 // discover finds the authorization server of the MCP endpoint: protected
@@ -40,7 +60,12 @@ func (c *Client) discover(ctx context.Context, endpoint *url.URL, ch auth.Challe
 		return nil, err
 	}
 	if prm == nil {
-		return c.legacyBinding(ctx, endpoint)
+		b, err := c.legacyBinding(ctx, endpoint)
+		if err != nil {
+			return nil, err
+		}
+		b.resourceDPoP = resourceTakesDPoP(nil, ch)
+		return b, nil
 	}
 	if err := checkResource(prm.Resource, endpoint); err != nil {
 		return nil, err
@@ -53,7 +78,8 @@ func (c *Client) discover(ctx context.Context, endpoint *url.URL, ch auth.Challe
 	if err != nil {
 		return nil, err
 	}
-	return &binding{issuer: issuer, resource: prm.Resource, meta: meta, scopesSupported: prm.ScopesSupported}, nil
+	return &binding{issuer: issuer, resource: prm.Resource, meta: meta, scopesSupported: prm.ScopesSupported,
+		resourceDPoP: resourceTakesDPoP(prm, ch)}, nil
 }
 
 // resourceMetadata fetches the protected resource metadata, or returns nil

@@ -4,7 +4,7 @@
 // metadata document, or RFC 7591), the authorization code grant with PKCE,
 // RFC 8707 resource indicators and RFC 9207 issuer checks, refresh tokens,
 // scope step-up, and the client credentials and JWT bearer grants;
-// DPoP-bound tokens (RFC 9449) from authorization servers that issue them;
+// DPoP-bound tokens (RFC 9449) where both servers take them;
 // and enterprise-managed authorization (SEP-990: an ID-JAG from the
 // enterprise identity provider, presented with the JWT bearer grant).
 //

@@ -274,3 +274,24 @@ func TestDPoPWithTheResourceServer(t *testing.T) {
 		t.Errorf("a Bearer token where DPoP is required: HTTP %d, want 401", resp.StatusCode)
 	}
 }
+
+// An authorization server that issues DPoP-bound tokens does not make the
+// client ask for one for a resource server that takes only Bearer tokens
+// (its metadata lists no DPoP algorithms and its challenge is Bearer): the
+// bound token would be refused there.
+func TestDPoPOnlyWhereTheResourceServerTakesIt(t *testing.T) {
+	const id = "dpop-client"
+	as := newTestAS(t, asOptions{dpop: true, noDCR: true, authMethods: []string{"client_secret_post"},
+		preRegistered: []*asClient{{id: id, secret: "s3cret", method: "client_secret_post"}}})
+	ci := oauthclient.ClientInfo{ClientID: id, ClientSecret: "s3cret"}
+	bearerOnly := newMCPServer(t, as, auth.Config{})
+	c := newClient(t, oauthclient.Config{Grant: oauthclient.GrantClientCredentials, Clients: []oauthclient.ClientInfo{ci}})
+	if r := mustReply(t, c, bearerOnly.url); r.Principal != as.issuer+"#sub:"+id {
+		t.Fatalf("principal %q, want %s's", r.Principal, id)
+	}
+	for _, tr := range as.tokens() {
+		if tr.dpop {
+			t.Errorf("the token request carried a DPoP proof for a Bearer-only resource server")
+		}
+	}
+}

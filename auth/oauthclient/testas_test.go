@@ -72,6 +72,7 @@ type codeGrant struct {
 type tokenRequest struct {
 	grant, client, method string
 	form                  url.Values
+	dpop                  bool // it carried a DPoP proof
 }
 
 // testAS is an OAuth 2.1 authorization server on 127.0.0.1 that checks
@@ -279,7 +280,7 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 	}
 	c, method, err := as.authenticate(r)
 	grant := f.Get("grant_type")
-	rec := tokenRequest{grant: grant, method: method, form: f}
+	rec := tokenRequest{grant: grant, method: method, form: f, dpop: r.Header.Get("DPoP") != ""}
 	if c != nil {
 		rec.client = c.id
 	}
