@@ -182,14 +182,15 @@ func serveHTTP(t *testing.T) string {
 }
 
 // serveProtectedHTTP serves the interop fixture as serveHTTP does, behind an
-// OAuth resource server whose tokens come from as.
-func serveProtectedHTTP(t *testing.T, as *authtest.Server) string {
+// OAuth resource server whose tokens come from as; dpop, when not nil,
+// makes it take DPoP-bound tokens.
+func serveProtectedHTTP(t *testing.T, as *authtest.Server, dpop *auth.DPoPConfig) string {
 	return serveFixture(t, func(resource string) (func(http.Handler) http.Handler, error) {
 		verifier, err := auth.NewJWTVerifier(auth.JWTOptions{Issuer: as.URL, Audience: resource, Algorithms: []string{"ES256"}})
 		if err != nil {
 			return nil, err
 		}
-		rs, err := auth.New(auth.Config{Resource: resource, AuthorizationServers: []string{as.URL}, Verifier: verifier})
+		rs, err := auth.New(auth.Config{Resource: resource, AuthorizationServers: []string{as.URL}, Verifier: verifier, DPoP: dpop})
 		if err != nil {
 			return nil, err
 		}

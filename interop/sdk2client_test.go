@@ -4,7 +4,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/weftmcp/weft/auth"
 	"github.com/weftmcp/weft/auth/authtest"
 	"github.com/weftmcp/weft/mcp"
 )
@@ -88,24 +90,35 @@ func TestTypeScriptV2ClientOverStreamableHTTP(t *testing.T) {
 // authorizing with client credentials, reaches weft's OAuth-protected
 // endpoint in both eras: it discovers the authorization server from the 401
 // and the protected resource metadata, and weft names it as the principal.
+// Then with a DPoP-bound token, where weft requires DPoP and server nonces
+// (RFC 9449): the SDK's proofs, its nonce retry and weft's checks agree.
 func TestTypeScriptV2ClientWithClientCredentials(t *testing.T) {
 	as := authtest.NewServer(&authtest.Options{Clients: map[string]string{"ts-robot": "s3cret"}})
 	t.Cleanup(as.Close)
-	url := serveProtectedHTTP(t, as)
-	for _, era := range []string{"legacy", "modern"} {
-		t.Run(era, func(t *testing.T) {
-			var seen struct {
-				ProtocolVersion string `json:"protocolVersion"`
-				Whoami          string `json:"whoami"`
-				Echo            string `json:"echo"`
-			}
-			runScript(t, "the TypeScript SDK v2 client", "sdk2-auth-client.cjs", nil, &seen, era, url, as.URL, "ts-robot", "s3cret")
-			if seen.Whoami != as.URL+"#sub:ts-robot" || seen.Echo != "echo: with a token" {
-				t.Errorf("the client saw %+v, want to be ts-robot of %s and its echo", seen, as.URL)
-			}
-			if want := map[string]string{"legacy": mcp.LatestLegacyVersion, "modern": mcp.LatestVersion}[era]; seen.ProtocolVersion != want {
-				t.Errorf("negotiated %q, want %q", seen.ProtocolVersion, want)
-			}
-		})
+	bearer := serveProtectedHTTP(t, as, nil)
+	dpop := serveProtectedHTTP(t, as, &auth.DPoPConfig{Required: true, NonceWindow: time.Minute})
+	for _, tc := range []struct{ name, url, mode string }{
+		{"bearer", bearer, ""}, {"dpop", dpop, "dpop"},
+	} {
+		for _, era := range []string{"legacy", "modern"} {
+			t.Run(tc.name+"/"+era, func(t *testing.T) {
+				var seen struct {
+					ProtocolVersion string `json:"protocolVersion"`
+					Whoami          string `json:"whoami"`
+					Echo            string `json:"echo"`
+				}
+				args := []string{era, tc.url, as.URL, "ts-robot", "s3cret"}
+				if tc.mode != "" {
+					args = append(args, tc.mode)
+				}
+				runScript(t, "the TypeScript SDK v2 client", "sdk2-auth-client.cjs", nil, &seen, args...)
+				if seen.Whoami != as.URL+"#sub:ts-robot" || seen.Echo != "echo: with a token" {
+					t.Errorf("the client saw %+v, want to be ts-robot of %s and its echo", seen, as.URL)
+				}
+				if want := map[string]string{"legacy": mcp.LatestLegacyVersion, "modern": mcp.LatestVersion}[era]; seen.ProtocolVersion != want {
+					t.Errorf("negotiated %q, want %q", seen.ProtocolVersion, want)
+				}
+			})
+		}
 	}
 }
