@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/tasks/storetest"
 )
 
 // deadline bounds every wait in these tests.
@@ -21,28 +22,6 @@ func testCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	t.Cleanup(cancel)
 	return ctx
-}
-
-// fakeClock is a Clock the test moves by hand.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
 }
 
 // cond is a condition the test waits on: whoever changes the state calls
@@ -93,11 +72,11 @@ type cluster struct {
 	t     *testing.T
 	store *tasks.MemoryStore
 	bus   *tasks.MemoryBus
-	clock *fakeClock
+	clock *storetest.Clock
 }
 
 func newCluster(t *testing.T) *cluster {
-	return &cluster{t: t, store: tasks.NewMemoryStore(), bus: tasks.NewMemoryBus(), clock: newFakeClock()}
+	return &cluster{t: t, store: tasks.NewMemoryStore(), bus: tasks.NewMemoryBus(), clock: storetest.NewClock(time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC))}
 }
 
 // fastOptions make background work quick in real time: the lease is 30s of

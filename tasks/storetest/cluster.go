@@ -6,7 +6,6 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -32,27 +31,9 @@ func TestCluster(t *testing.T, open func(t *testing.T) (instance func() (tasks.S
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.fn(t, &cluster{t: t, instance: open(t), clock: &fakeClock{now: time.Now().Round(0)}})
+			tt.fn(t, &cluster{t: t, instance: open(t), clock: NewClock(time.Now().Round(0))})
 		})
 	}
-}
-
-// fakeClock is the Clock both instances share; the test moves it.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
 }
 
 // cluster is one backing service and clock shared by the instances of a
@@ -60,7 +41,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 type cluster struct {
 	t        *testing.T
 	instance func() (tasks.Store, tasks.Bus)
-	clock    *fakeClock
+	clock    *Clock
 }
 
 // slowBackground makes the heartbeat and the watchers' polls a minute apart:
