@@ -227,13 +227,13 @@ func TestEveryTypeEncodesAlikeUnderBothEncoders(t *testing.T) {
 	}
 }
 
-// codec is one encoder's decode function.
-type codec struct {
+// namedDecoder is one package's decode function.
+type namedDecoder struct {
 	name      string
 	unmarshal func([]byte, any) error
 }
 
-var decoders = []codec{
+var bothDecoders = []namedDecoder{
 	{"encoding/json", stdjson.Unmarshal},
 	{"json/v2", func(b []byte, v any) error { return json.Unmarshal(b, v) }},
 }
@@ -265,7 +265,7 @@ func checkBothEncoders(t *testing.T, ptr any, populated bool) {
 		name string
 		out  []byte
 	}{{"encoding/json", v1}, {"json/v2", v2}} {
-		for _, dec := range decoders {
+		for _, dec := range bothDecoders {
 			got := reflect.New(reflect.TypeOf(ptr).Elem()).Interface()
 			if err := dec.unmarshal(enc.out, got); err != nil {
 				t.Errorf("%s cannot decode what %s encoded: %v\ninput: %s", dec.name, enc.name, err, enc.out)
