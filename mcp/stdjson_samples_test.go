@@ -335,7 +335,7 @@ func sampleServerCapabilities() *ServerCapabilities {
 }
 
 func sampleCompletion() *Completion {
-	return &Completion{Values: []string{"python", "pytorch"}, Total: ptr(int64(10)), HasMore: true}
+	return &Completion{Values: []string{"python", "pytorch"}, Total: ptr(int64(10)), HasMore: ptr(true)}
 }
 
 func sampleSamplingMessage() *SamplingMessage {

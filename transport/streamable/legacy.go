@@ -181,26 +181,29 @@ func (h *Handler) serveDelete(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// checkLegacyVersion checks MCP-Protocol-Version against the session's
-// negotiated version. An absent header is accepted (clients before
-// 2025-06-18 send none). On failure it has answered 400.
+// checkLegacyVersion checks MCP-Protocol-Version on a request of a legacy
+// session. An absent header is accepted (clients before 2025-06-18 send
+// none), and so is any supported legacy version, even one other than the
+// session negotiated: the spec requires 400 only for an invalid or
+// unsupported version (clients SHOULD send the negotiated one, and some
+// send an older one), and the session's negotiated version, not the
+// header, governs how its requests are served. A modern version is
+// refused: that era has no sessions. On failure it has answered 400.
 func checkLegacyVersion(w http.ResponseWriter, r *http.Request, s *session, id jsonrpc.ID) bool {
 	hv := r.Header.Get(headerProtocolVersion)
-	if hv == "" {
+	if hv == "" || mcp.IsSupported(hv) && mcp.IsLegacy(hv) {
 		return true
 	}
 	v := s.negotiated()
-	switch {
-	case !mcp.IsSupported(hv):
+	if mcp.IsSupported(hv) {
 		writeError(w, http.StatusBadRequest, id, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
-			"unsupported MCP-Protocol-Version %q; this session uses %s", hv, v))
-		return false
-	case v != "" && hv != v:
-		writeError(w, http.StatusBadRequest, id, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
-			"MCP-Protocol-Version %q does not match the version this session negotiated, %s", hv, v))
+			"MCP-Protocol-Version %s has no sessions, but the request carries Mcp-Session-Id of a session that uses %s: "+
+				"send the session's version, or drop the session ID and send the request's _meta", hv, v))
 		return false
 	}
-	return true
+	writeError(w, http.StatusBadRequest, id, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+		"unsupported MCP-Protocol-Version %q; this session uses %s", hv, v))
+	return false
 }
 
 // firstID returns the ID of the body's first request, for error responses.
