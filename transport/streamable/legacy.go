@@ -55,11 +55,17 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 	}
 	if p.requests == 0 {
 		s.push(p.msgs)
+		if len(p.rejected) > 0 {
+			writeRejected(w, p.rejected)
+			return
+		}
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
 	st := newRespStream(h, s, w, p.requests, p.batch)
 	st.reqCtx = r.Context()
+	// The answers to a batch's invalid elements go out with its responses.
+	st.held = p.rejected
 	if dup, err := s.register(st, p.msgs); err != nil {
 		if errors.Is(err, errDuplicateID) {
 			writeError(w, http.StatusBadRequest, dup, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
@@ -105,6 +111,19 @@ func (h *Handler) initialize(w http.ResponseWriter, r *http.Request, p *post) {
 	}
 	s.serve(req)
 	st.wait(r.Context(), w)
+}
+
+// writeRejected answers a batch that holds no request with the errors that
+// answer its invalid elements.
+func writeRejected(w http.ResponseWriter, rejected []jsonrpc.Message) {
+	body, err := jsonrpc.EncodeMessage(jsonrpc.Batch(rejected))
+	if err != nil {
+		refuse(w, http.StatusInternalServerError, "encoding the answers to the batch's invalid elements: %v", err)
+		return
+	}
+	w.Header().Set("Content-Type", mediaJSON)
+	w.WriteHeader(http.StatusOK)
+	w.Write(body)
 }
 
 // connect hands a new session to the server.

@@ -31,6 +31,8 @@ type listenFlags struct {
 	// are JWTs from this issuer for the endpoint's URL.
 	authIssuer string
 	authScopes []string
+	// authAnyType accepts tokens not typed at+jwt (auth.JWTOptions.AcceptAnyType).
+	authAnyType bool
 }
 
 // add declares the flags on cmd; withStdio adds --stdio.
@@ -42,6 +44,8 @@ func (f *listenFlags) add(cmd *cobra.Command, withStdio bool) {
 	cmd.Flags().StringVar(&f.authIssuer, "auth-issuer", "",
 		"with --http, require OAuth access tokens: JWTs from the authorization server with this issuer URL, for the endpoint's URL (clients discover it in the endpoint's protected resource metadata)")
 	cmd.Flags().StringSliceVar(&f.authScopes, "auth-scope", nil, "with --auth-issuer, a scope every request's token must grant (repeat, or separate with commas)")
+	cmd.Flags().BoolVar(&f.authAnyType, "auth-any-token-type", false,
+		`with --auth-issuer, accept tokens whatever their JOSE typ header says; by default they must be typed "at+jwt" (RFC 9068), which some issuers do not do`)
 	cmd.Flags().StringVar(&f.readyFile, "ready-file", "", "with --http, write the endpoint's URL to this file once listening (for scripts)")
 	cmd.Flags().StringVar(&f.store, "store", "", store.Usage)
 	cmd.Flags().StringVar(&f.settings.Instance, "instance", "",
@@ -136,10 +140,12 @@ func (f *listenFlags) protection(resource string, logger *slog.Logger) (func(htt
 	switch {
 	case f.authIssuer == "" && len(f.authScopes) > 0:
 		return nil, usageError("--auth-scope needs --auth-issuer")
+	case f.authIssuer == "" && f.authAnyType:
+		return nil, usageError("--auth-any-token-type needs --auth-issuer")
 	case f.authIssuer == "":
 		return nil, nil
 	}
-	verifier, err := auth.NewJWTVerifier(auth.JWTOptions{Issuer: f.authIssuer, Audience: resource})
+	verifier, err := auth.NewJWTVerifier(auth.JWTOptions{Issuer: f.authIssuer, Audience: resource, AcceptAnyType: f.authAnyType})
 	if err != nil {
 		return nil, usageError("--auth-issuer: %v", err)
 	}
