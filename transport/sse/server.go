@@ -119,7 +119,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	if err := h.opts.Origins.Check(r); err != nil {
-		http.Error(w, err.Error(), http.StatusForbidden)
+		forbid(w, err)
 		return
 	}
 	if r.Method == http.MethodOptions {
