@@ -18,6 +18,11 @@ const (
 	DefaultWriteTimeout       = 30 * time.Second
 )
 
+// DefaultMaxSessionsPerClient is the default of
+// HandlerOptions.MaxSessionsPerClient: 1% of DefaultMaxSessions, so that
+// one client cannot keep the others out.
+const DefaultMaxSessionsPerClient = 100
+
 // HandlerOptions configures a Handler. The zero value gives safe defaults.
 type HandlerOptions struct {
 	// SessionIdleTimeout ends a legacy session that has had no request and
@@ -25,9 +30,18 @@ type HandlerOptions struct {
 	// negative value keeps idle sessions until they are deleted.
 	SessionIdleTimeout time.Duration
 	// MaxSessions bounds the number of live legacy sessions; an initialize
-	// beyond it is refused with 503. 0 means DefaultMaxSessions; negative
-	// means no bound.
+	// beyond it is refused with 503 and Retry-After (when sessions idle
+	// past SessionIdleTimeout cannot be reclaimed to make room). 0 means
+	// DefaultMaxSessions; negative means no bound.
 	MaxSessions int
+	// MaxSessionsPerClient bounds the live legacy sessions of one client:
+	// one principal, or without authentication one remote address (see
+	// sse.ClientKey). An initialize beyond it is refused with 429 and a
+	// JSON-RPC error saying which limit was hit. Behind a reverse proxy
+	// every unauthenticated client has the proxy's address: authenticate
+	// clients, or raise this. 0 means DefaultMaxSessionsPerClient;
+	// negative means no bound.
+	MaxSessionsPerClient int
 	// MaxBodyBytes bounds a POST body; a larger one is refused with 413. 0
 	// means jsonrpc.DefaultMaxMessageSize (4 MiB).
 	MaxBodyBytes int64
@@ -77,6 +91,9 @@ func (o *HandlerOptions) withDefaults() HandlerOptions {
 	}
 	if c.MaxSessions == 0 {
 		c.MaxSessions = DefaultMaxSessions
+	}
+	if c.MaxSessionsPerClient == 0 {
+		c.MaxSessionsPerClient = DefaultMaxSessionsPerClient
 	}
 	if c.MaxBodyBytes <= 0 {
 		c.MaxBodyBytes = jsonrpc.DefaultMaxMessageSize
