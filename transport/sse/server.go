@@ -71,7 +71,8 @@ type HandlerOptions struct {
 	// was hit. 0 means DefaultMaxSessionsPerClient; negative means no
 	// bound.
 	MaxSessionsPerClient int
-	// Origins guards against DNS rebinding, as in streamable.HandlerOptions.
+	// Origins keeps pages of other sites out, as in
+	// streamable.HandlerOptions.
 	Origins OriginPolicy
 	// Logger receives the handler's diagnostics; nil means slog.Default().
 	Logger *slog.Logger

@@ -64,9 +64,11 @@ type HandlerOptions struct {
 	// cancelled). 0 means DefaultWriteTimeout; negative means no bound.
 	WriteTimeout time.Duration
 
-	// Origins guards against DNS rebinding. With the zero value, a request
-	// arriving on a loopback address needs a local Host and, if it has one,
-	// a local Origin; anything else is refused with 403.
+	// Origins keeps pages of other sites out (cross-site requests and DNS
+	// rebinding). With the zero value, a request whose Origin names
+	// neither the local machine nor an allowed origin is refused with 403
+	// on any address, and one arriving on a loopback address also needs a
+	// local Host; requests without Origin are served. See sse.OriginPolicy.
 	Origins sse.OriginPolicy
 
 	// ToolInputSchema returns the inputSchema of a tool, for checking the
