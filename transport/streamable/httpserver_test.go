@@ -88,7 +88,9 @@ func TestStalledBodyIsCut(t *testing.T) {
 // A keep-alive connection that carries no further request is closed after
 // IdleTimeout.
 func TestIdleKeepAliveIsClosed(t *testing.T) {
-	addr := serveTCP(t, NewHandler(newFixture(t), nil), &HTTPServerOptions{IdleTimeout: 200 * time.Millisecond})
+	// No read timeout, which http.Server would otherwise apply to idle
+	// connections too.
+	addr := serveTCP(t, NewHandler(newFixture(t), nil), &HTTPServerOptions{ReadTimeout: -1, IdleTimeout: 200 * time.Millisecond})
 	conn := dialTCP(t, addr)
 	body := modernBody("1", "tools/call", `"name":"echo","arguments":{"text":"hi"}`)
 	var head strings.Builder
