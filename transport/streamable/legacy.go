@@ -12,6 +12,7 @@ import (
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/transport"
+	"github.com/weftmcp/weft/transport/sse"
 )
 
 // serveLegacyPost serves a POST in the legacy era: an initialize that
@@ -87,12 +88,16 @@ func (h *Handler) initialize(w http.ResponseWriter, r *http.Request, p *post) {
 	if !authorize(w, r, p) {
 		return
 	}
-	s, err := h.sessions.create(auth.PrincipalFrom(r.Context()))
+	s, err := h.sessions.create(auth.PrincipalFrom(r.Context()), sse.ClientKey(r))
 	if err != nil {
-		if errors.Is(err, errTooManySessions) {
+		status := http.StatusServiceUnavailable
+		switch {
+		case errors.Is(err, errTooManyClientSessions):
+			status = http.StatusTooManyRequests
+		case errors.Is(err, errTooManySessions):
 			w.Header().Set("Retry-After", "10")
 		}
-		writeError(w, http.StatusServiceUnavailable, req.ID, jsonrpc.NewError(codeTransport, "cannot start a session: %v", err))
+		writeError(w, status, req.ID, jsonrpc.NewError(codeTransport, "cannot start a session: %v", err))
 		return
 	}
 	s.initID = req.ID

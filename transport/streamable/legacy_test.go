@@ -283,7 +283,7 @@ func TestResumeAfterTheServerClosesTheStream(t *testing.T) {
 func TestAConnectionReleasedBeforeItWaitsIsLetGo(t *testing.T) {
 	h := NewHandler(newFixture(t), nil)
 	t.Cleanup(func() { h.Shutdown(context.Background()) })
-	s, err := h.sessions.create("")
+	s, err := h.sessions.create("", "address 192.0.2.1")
 	if err != nil {
 		t.Fatal(err)
 	}

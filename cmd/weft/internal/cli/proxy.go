@@ -29,7 +29,9 @@ Proxies on the same store share their tasks (see weft serve --help for
 so the task of a proxy that is lost is not run again: another proxy fails
 it, saying so.
 
-The proxy stops when the wrapped server exits, and on SIGINT or SIGTERM.`,
+The proxy stops when the wrapped server exits, and on SIGINT or SIGTERM.
+
+` + httpSafetyHelp,
 		Example: `  weft proxy -- npx -y @modelcontextprotocol/server-everything
   weft proxy --http 127.0.0.1:9000 --store memory -- weft serve --stdio
   weft proxy --store sqlite:./proxy-tasks.db -- python my_server.py`,

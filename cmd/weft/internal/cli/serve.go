@@ -33,11 +33,15 @@ type listenFlags struct {
 	authScopes []string
 	// authAnyType accepts tokens not typed at+jwt (auth.JWTOptions.AcceptAnyType).
 	authAnyType bool
+
+	// endpoint holds the HTTP endpoint's origins, limits and timeouts.
+	endpoint httpFlags
 }
 
 // add declares the flags on cmd; withStdio adds --stdio.
 func (f *listenFlags) add(cmd *cobra.Command, withStdio bool) {
 	cmd.Flags().StringVar(&f.http, "http", "", "serve Streamable HTTP on this address (HOST:PORT; port 0 picks a free one), at /mcp")
+	f.endpoint.add(cmd)
 	if withStdio {
 		cmd.Flags().BoolVar(&f.stdio, "stdio", false, "serve one client on stdin and stdout")
 	}
@@ -77,10 +81,13 @@ answers or cancels a task another runs. Each holds a lease on the tasks it
 runs (--lease); when a server is lost (killed, hung, cut off from the store),
 another notices its lapsed leases and runs its sleep and confirm tasks again
 (replaying the answers already given), while a once task fails, saying that
-its server was lost. Give each server its own --instance name.`,
+its server was lost. Give each server its own --instance name.
+
+` + httpSafetyHelp,
 		Example: `  weft serve --http 127.0.0.1:8080
   weft serve --http 127.0.0.1:8080 --store memory
   weft serve --http 0.0.0.0:8080 --store redis://127.0.0.1:6379/0 --instance "$(hostname)" --lease 10s
+  weft serve --http 0.0.0.0:8080 --allow-origin https://app.example.com --max-sessions-per-client 20
   weft serve --stdio --store sqlite:./tasks.db`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
@@ -110,6 +117,10 @@ func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags
 		}
 		return serveStdio(ctx, srv)
 	}
+	opts, err := f.endpoint.options()
+	if err != nil {
+		return err
+	}
 	ln, err := httpserve.Listen(f.http)
 	if err != nil {
 		return err
@@ -127,7 +138,7 @@ func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags
 		}
 	}
 	fmt.Fprintf(e.stderr, "weft: serving MCP at %s (tasks in %s); stop with Ctrl-C\n", url, storeDesc)
-	if err := httpserve.Serve(ctx, srv, ln, logger, protect); err != nil {
+	if err := httpserve.Serve(ctx, srv, ln, logger, protect, opts); err != nil {
 		return err
 	}
 	fmt.Fprintln(e.stderr, "weft: stopped")

@@ -55,7 +55,7 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	serveCtx, stopServing := context.WithCancel(context.WithoutCancel(ctx))
 	served := make(chan error, 1)
 	go func() {
-		served <- httpserve.Serve(serveCtx, example.New(rt.ServerOptions(cfg.Logger)), ln, cfg.Logger, nil)
+		served <- httpserve.Serve(serveCtx, example.New(rt.ServerOptions(cfg.Logger)), ln, cfg.Logger, nil, httpserve.Options{})
 	}()
 	defer func() {
 		stopServing()
