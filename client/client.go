@@ -15,6 +15,7 @@ type Client struct {
 	impl   mcp.Implementation
 	opts   Options
 	logger *slog.Logger
+	chain  MethodHandler // Options.Middleware around send; nil without middleware
 }
 
 // New returns a client that introduces itself as impl. opts may be nil; the
@@ -37,6 +38,7 @@ func New(impl mcp.Implementation, opts *Options) *Client {
 	if c.opts.Tasks != nil {
 		c.registerHostedTasks(c.opts.Tasks)
 	}
+	c.chain = chain(c.opts.Middleware, send)
 	return c
 }
 

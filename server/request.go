@@ -38,6 +38,8 @@ type Request struct {
 	asker     asker
 	exchange  transport.Exchange // the HTTP exchange carrying the request, if any
 	round     *round             // modern tools/call, prompts/get, resources/read: the multi round-trip state
+	route     *route             // how the request is served; nil for a notification
+	decoded   paramsBase         // the params, decoded; nil for a notification
 	askMu     sync.Mutex
 	askSeq    int // questions asked so far, for default keys; guarded by askMu
 
