@@ -118,19 +118,19 @@ func (s *Server) decodeRequest(req *jsonrpc.Request) (*route, paramsBase, error)
 // run serves a request whose era is settled, through the middleware
 // (Options.Middleware) when there is any.
 func (s *Server) run(ctx context.Context, r *Request, rt *route, p paramsBase) (result, error) {
-	r.route, r.decoded = rt, p
+	r.decoded = p
 	if s.chain != nil {
 		return s.chain(ctx, r)
 	}
-	return s.dispatch(ctx, r)
+	return s.dispatch(ctx, r, rt)
 }
 
-// dispatch serves a request whose era is settled and whose route and params
-// are on r: it checks that the method exists in the request's version and is
-// served, sets up multi round-trip state, calls the handler, and finishes
-// the result for the era. It is the innermost MethodHandler of requests.
-func (s *Server) dispatch(ctx context.Context, r *Request) (Result, error) {
-	rt, p := r.route, r.decoded
+// dispatch serves a request whose era is settled, by its route rt, with
+// its decoded params on r: it checks that the method exists in the
+// request's version and is served, sets up multi round-trip state, calls
+// the handler, and finishes the result for the era.
+func (s *Server) dispatch(ctx context.Context, r *Request, rt *route) (Result, error) {
+	p := r.decoded
 	extension := r.modern && mcp.IsTasksExtensionMethod(r.method)
 	if r.version != "" && !rt.custom && !mcp.MethodInVersion(r.method, r.version) && !extension {
 		return nil, methodNotFound(r.method, "it does not exist in protocol version "+r.version)
