@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/weftmcp/weft/internal/wrap"
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 )
@@ -38,7 +39,7 @@ func New(impl mcp.Implementation, opts *Options) *Client {
 	if c.opts.Tasks != nil {
 		c.registerHostedTasks(c.opts.Tasks)
 	}
-	c.chain = chain(c.opts.Middleware, send)
+	c.chain = wrap.Chain(c.opts.Middleware, send)
 	return c
 }
 

@@ -101,18 +101,6 @@ type MethodHandler func(ctx context.Context, r *Request) (stdjson.RawMessage, er
 // look at next's result or error. See Options.Middleware.
 type Middleware func(next MethodHandler) MethodHandler
 
-// chain wraps h in mw, the first outermost; nil when mw is empty, so that a
-// client without middleware sends directly.
-func chain(mw []Middleware, h MethodHandler) MethodHandler {
-	if len(mw) == 0 {
-		return nil
-	}
-	for i := len(mw) - 1; i >= 0; i-- {
-		h = mw[i](h)
-	}
-	return h
-}
-
 // send is the innermost MethodHandler: it writes the message on the
 // session's connection.
 func send(ctx context.Context, r *Request) (stdjson.RawMessage, error) {

@@ -31,18 +31,6 @@ type MethodHandler func(ctx context.Context, r *Request) (Result, error)
 // Options.Middleware.
 type Middleware func(next MethodHandler) MethodHandler
 
-// chain wraps h in mw, the first outermost; nil when mw is empty, so that a
-// server without middleware calls its handler directly.
-func chain(mw []Middleware, h MethodHandler) MethodHandler {
-	if len(mw) == 0 {
-		return nil
-	}
-	for i := len(mw) - 1; i >= 0; i-- {
-		h = mw[i](h)
-	}
-	return h
-}
-
 // handleMessage is the innermost MethodHandler: it serves a request
 // (dispatch), or a notification that arrived on a connection. Its route is
 // looked up again rather than kept on the Request, which this would have

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/weftmcp/weft/internal/wrap"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/tasks"
 )
@@ -160,7 +161,7 @@ func New(info mcp.Implementation, opts *Options) *Server {
 	s.serverInfo = raw
 	s.hub.init()
 	s.tasks.init(s.opts.Tasks)
-	s.chain = chain(s.opts.Middleware, s.handleMessage)
+	s.chain = wrap.Chain(s.opts.Middleware, s.handleMessage)
 	return s
 }
 

@@ -48,42 +48,33 @@ func (s *Server) VisibilityChanged() {
 	}
 }
 
-// visibleTools returns the filter of the tools r's caller sees, nil when
-// it sees all.
+// visibleBy returns the filter of the items of one kind that r's caller
+// sees by see, which judges the item that registered values hold; nil when
+// see is nil (all are seen).
+func visibleBy[T, I any](ctx context.Context, r *Request, see func(context.Context, *Request, *I) bool, item func(T) *I) func(T) bool {
+	if see == nil {
+		return nil
+	}
+	return func(v T) bool { return see(ctx, r, item(v)) }
+}
+
+// visibleTools returns the filter of the tools r's caller sees.
 func (s *Server) visibleTools(ctx context.Context, r *Request) func(*serverTool) bool {
-	see := s.opts.Visibility.Tool
-	if see == nil {
-		return nil
-	}
-	return func(t *serverTool) bool { return see(ctx, r, &t.tool) }
+	return visibleBy(ctx, r, s.opts.Visibility.Tool, func(t *serverTool) *mcp.Tool { return &t.tool })
 }
 
-// visiblePrompts returns the filter of the prompts r's caller sees, nil
-// when it sees all.
+// visiblePrompts returns the filter of the prompts r's caller sees.
 func (s *Server) visiblePrompts(ctx context.Context, r *Request) func(*serverPrompt) bool {
-	see := s.opts.Visibility.Prompt
-	if see == nil {
-		return nil
-	}
-	return func(p *serverPrompt) bool { return see(ctx, r, &p.prompt) }
+	return visibleBy(ctx, r, s.opts.Visibility.Prompt, func(p *serverPrompt) *mcp.Prompt { return &p.prompt })
 }
 
-// visibleResources returns the filter of the resources r's caller sees, nil
-// when it sees all.
+// visibleResources returns the filter of the resources r's caller sees.
 func (s *Server) visibleResources(ctx context.Context, r *Request) func(*serverResource) bool {
-	see := s.opts.Visibility.Resource
-	if see == nil {
-		return nil
-	}
-	return func(res *serverResource) bool { return see(ctx, r, &res.resource) }
+	return visibleBy(ctx, r, s.opts.Visibility.Resource, func(res *serverResource) *mcp.Resource { return &res.resource })
 }
 
 // visibleTemplates returns the filter of the resource templates r's caller
-// sees, nil when it sees all.
+// sees.
 func (s *Server) visibleTemplates(ctx context.Context, r *Request) func(*serverTemplate) bool {
-	see := s.opts.Visibility.ResourceTemplate
-	if see == nil {
-		return nil
-	}
-	return func(t *serverTemplate) bool { return see(ctx, r, &t.resource) }
+	return visibleBy(ctx, r, s.opts.Visibility.ResourceTemplate, func(t *serverTemplate) *mcp.ResourceTemplate { return &t.resource })
 }

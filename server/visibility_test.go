@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -59,30 +60,23 @@ func removeSecretItems(s *server.Server, name string) {
 func visibleNames(t *testing.T, cs *client.Session) map[string][]string {
 	t.Helper()
 	ctx := testCtx(t)
-	got := map[string][]string{}
-	for tool, err := range cs.Tools(ctx) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		got["tools"] = append(got["tools"], tool.Name)
+	return map[string][]string{
+		"tools":     names(t, cs.Tools(ctx), func(x *mcp.Tool) string { return x.Name }),
+		"prompts":   names(t, cs.Prompts(ctx), func(x *mcp.Prompt) string { return x.Name }),
+		"resources": names(t, cs.Resources(ctx), func(x *mcp.Resource) string { return x.Name }),
+		"templates": names(t, cs.ResourceTemplates(ctx), func(x *mcp.ResourceTemplate) string { return x.Name }),
 	}
-	for p, err := range cs.Prompts(ctx) {
+}
+
+// names collects the names of what a list iterator yields.
+func names[T any](t *testing.T, all iter.Seq2[*T, error], name func(*T) string) []string {
+	t.Helper()
+	var got []string
+	for x, err := range all {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got["prompts"] = append(got["prompts"], p.Name)
-	}
-	for r, err := range cs.Resources(ctx) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		got["resources"] = append(got["resources"], r.Name)
-	}
-	for r, err := range cs.ResourceTemplates(ctx) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		got["templates"] = append(got["templates"], r.Name)
+		got = append(got, name(x))
 	}
 	return got
 }
