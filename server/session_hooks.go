@@ -35,11 +35,13 @@ type SessionHooks struct {
 	// returns before the session's client can make another request. ctx
 	// ends with the session. Start must not block; it must not call the
 	// client either, which may not talk to the server before it has its
-	// initialize result.
+	// initialize result. It may close the session (found by ID in
+	// Server.Sessions), to refuse it.
 	Start func(ctx context.Context, info SessionInfo)
 	// End is called once a session that Start was called for has ended,
 	// for whatever reason (the client left, Close, the transport's
-	// shutdown), after Start has returned.
+	// shutdown), after Start has returned; never twice, never at once with
+	// Start.
 	End func(info SessionInfo)
 	// Initialized is called when the client sends
 	// notifications/initialized: the session is ready, and the client
@@ -53,11 +55,14 @@ type SessionHooks struct {
 	RootsListChanged func(ctx context.Context, r *Request)
 }
 
-// sessionLife is where a session is in the lifecycle its hooks report.
+// sessionLife is where a session is in the lifecycle its hooks report. No
+// lock is held while a hook runs, so a hook may close the session: End,
+// which must follow Start, then runs when Start returns.
 type sessionLife struct {
-	mu      sync.Mutex // held while Start or End runs
-	started bool       // Start was called
-	ended   bool       // the session has ended: Start is not called any more
+	mu       sync.Mutex
+	started  bool // Start was called
+	starting bool // Start is running
+	ended    bool // the session has ended: Start is not called any more
 }
 
 // Info returns what the session is: its ID, principal, and what
@@ -78,25 +83,43 @@ func (ss *Session) started() {
 	if start == nil {
 		return
 	}
-	ss.life.mu.Lock()
-	defer ss.life.mu.Unlock()
-	if ss.life.ended || ss.life.started {
+	l := &ss.life
+	l.mu.Lock()
+	if l.ended || l.started {
+		l.mu.Unlock()
 		return
 	}
-	ss.life.started = true
+	l.started, l.starting = true, true
+	l.mu.Unlock()
 	start(ss.lifetime(), ss.Info())
+	l.mu.Lock()
+	l.starting = false
+	end := l.ended // the session ended while Start ran: End is due now
+	l.mu.Unlock()
+	if end {
+		ss.callEnd()
+	}
 }
 
-// ended calls the End hook, once the session has ended, if Start was called.
+// ended calls the End hook once the session has ended, if Start was
+// called: now, or when Start returns.
 func (ss *Session) ended() {
 	if ss.srv.opts.Sessions.Start == nil {
 		return // nothing started
 	}
-	end := ss.srv.opts.Sessions.End
-	ss.life.mu.Lock()
-	defer ss.life.mu.Unlock()
-	ss.life.ended = true
-	if end != nil && ss.life.started {
+	l := &ss.life
+	l.mu.Lock()
+	l.ended = true
+	end := l.started && !l.starting
+	l.mu.Unlock()
+	if end {
+		ss.callEnd()
+	}
+}
+
+// callEnd calls the End hook, if any.
+func (ss *Session) callEnd() {
+	if end := ss.srv.opts.Sessions.End; end != nil {
 		end(ss.Info())
 	}
 }

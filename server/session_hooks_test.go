@@ -144,3 +144,30 @@ func TestSessionHooks_ModernRequestsStartNoSession(t *testing.T) {
 		})
 	}
 }
+
+func TestSessionHooks_StartMayCloseTheSessionAndEndFollows(t *testing.T) {
+	ch := make(chan lifeEvent, 16)
+	var s *server.Server
+	hooks := lifeHooks(ch)
+	report := hooks.Start
+	hooks.Start = func(ctx context.Context, info server.SessionInfo) {
+		report(ctx, info)
+		for ss := range s.Sessions() {
+			if ss.ID() == info.ID {
+				ss.Close() // refuse every session
+			}
+		}
+	}
+	s = server.New(mcp.Implementation{Name: "life", Version: "1"}, &server.Options{Logger: quiet, Sessions: hooks})
+	clientEnd, _ := pipeAs(t, s, "mallory")
+	_, err := client.New(mcp.Implementation{Name: "c", Version: "1"}, &client.Options{ProtocolVersion: mcp.Version20251125, Logger: quiet}).Connect(testCtx(t), clientEnd)
+	if err == nil {
+		t.Error("the client connected to a session its Start hook closed")
+	}
+	var backlog []lifeEvent
+	awaitFrom(t, ch, &backlog, "the Start hook", func(e lifeEvent) bool { return e.hook == "start" })
+	end := awaitFrom(t, ch, &backlog, "the End hook", func(e lifeEvent) bool { return e.hook == "end" })
+	if end.info.Principal != "mallory" {
+		t.Errorf("End got %+v; want mallory's session", end.info)
+	}
+}
