@@ -106,3 +106,57 @@ func TestCallTool_ArgumentsMustBeAnObject(t *testing.T) {
 		t.Error("arguments that are not an object were sent")
 	}
 }
+
+// plainStatsParams and plainStatsResult are an extension method's params and result,
+// as plain types.
+type plainStatsParams struct {
+	Since string `json:"since"`
+}
+
+type plainStatsResult struct {
+	Calls int    `json:"calls"`
+	Since string `json:"since"`
+}
+
+// serverStatsParams and serverStatsResult are the same on the server, which
+// embeds the mcp bases.
+type serverStatsParams struct {
+	mcp.RequestParams
+	Since string `json:"since"`
+}
+
+type serverStatsResult struct {
+	mcp.Result
+	Calls int    `json:"calls"`
+	Since string `json:"since"`
+}
+
+func TestSessionCall_SendsAnyMethodWithPlainTypesInEveryEra(t *testing.T) {
+	s := server.New(mcp.Implementation{Name: "stats", Version: "1"}, &server.Options{Logger: quiet})
+	server.AddMethod(s, "com.example/stats", func(_ context.Context, r *server.Request, p *serverStatsParams) (*serverStatsResult, error) {
+		return &serverStatsResult{Calls: 42, Since: p.Since + "@" + r.ProtocolVersion()}, nil
+	})
+	for _, v := range []string{mcp.Version20251125, mcp.Version20260728} {
+		t.Run(v, func(t *testing.T) {
+			cs, _ := servertest.Connect(t, s, &client.Options{ProtocolVersion: v, Logger: quiet})
+			ctx := typedCtx(t)
+			var res plainStatsResult
+			if err := cs.Call(ctx, "com.example/stats", plainStatsParams{Since: "monday"}, &res); err != nil {
+				t.Fatal(err)
+			}
+			if res != (plainStatsResult{Calls: 42, Since: "monday@" + v}) {
+				t.Errorf("got %+v; want 42 calls since monday@%s", res, v)
+			}
+			var raw stdjson.RawMessage
+			if err := cs.Call(ctx, "com.example/stats", nil, &raw); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(raw), `"calls":42`) {
+				t.Errorf("the raw result is %s; want calls 42 in it", raw)
+			}
+			if err := cs.Call(ctx, "com.example/stats", []int{1}, nil); err == nil || !strings.Contains(err.Error(), "must encode as a JSON object") {
+				t.Errorf("array params: %v; want an error saying they must be an object", err)
+			}
+		})
+	}
+}

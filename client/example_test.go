@@ -129,3 +129,21 @@ func ExampleCall() {
 	fmt.Println(res.Calls)
 	// Output: 42
 }
+
+// Session.Call sends any method with params and a result of plain types.
+func ExampleSession_Call() {
+	s := server.New(mcp.Implementation{Name: "stats", Version: "1.0.0"}, nil)
+	server.AddMethod(s, "com.example/stats", func(ctx context.Context, r *server.Request, p *statsParams) (*statsResult, error) {
+		return &statsResult{Calls: 42}, nil
+	})
+	session := connectExample(s, nil)
+	defer session.Close()
+	var res struct {
+		Calls int `json:"calls"`
+	}
+	if err := session.Call(context.Background(), "com.example/stats", map[string]string{"since": "2026-01-01"}, &res); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Calls)
+	// Output: 42
+}
