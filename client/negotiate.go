@@ -146,7 +146,7 @@ func (s *Session) sendDiscover(ctx context.Context, v string) (*mcp.DiscoverResu
 		return nil, err
 	}
 	var raw stdjson.RawMessage
-	if err := s.conn.Call(ctx, mcp.MethodServerDiscover, &mcp.DiscoverParams{Meta: meta}, &raw); err != nil {
+	if err := s.request(ctx, mcp.MethodServerDiscover, &mcp.DiscoverParams{Meta: meta}, &raw, nil); err != nil {
 		return nil, err
 	}
 	var res mcp.DiscoverResult
@@ -192,7 +192,7 @@ func (s *Session) initialize(ctx context.Context, v string) error {
 		ClientInfo:      s.client.impl,
 	}
 	var res mcp.InitializeResult
-	if err := s.conn.Call(ctx, mcp.MethodInitialize, params, &res); err != nil {
+	if err := s.request(ctx, mcp.MethodInitialize, params, &res, nil); err != nil {
 		return fmt.Errorf("client: connecting: initialize: %w", err)
 	}
 	got := res.ProtocolVersion
@@ -206,7 +206,7 @@ func (s *Session) initialize(ctx context.Context, v string) error {
 		capabilities: res.Capabilities,
 		instructions: res.Instructions,
 	})
-	if err := s.conn.Notify(ctx, mcp.NotificationInitialized, &mcp.InitializedNotificationParams{}); err != nil {
+	if err := s.notify(ctx, mcp.NotificationInitialized, &mcp.InitializedNotificationParams{}); err != nil {
 		return fmt.Errorf("client: connecting: sending notifications/initialized: %w", err)
 	}
 	return nil

@@ -24,6 +24,7 @@ func (s *Server) initialize(_ context.Context, r *Request, p *mcp.InitializePara
 	if err := r.session.initialize(p, v, caps); err != nil {
 		return nil, err
 	}
+	r.session.started()
 	return &mcp.InitializeResult{
 		ProtocolVersion: v,
 		Capabilities:    caps,

@@ -161,12 +161,12 @@ func (s *Server) RemoveTools(names ...string) {
 }
 
 // listTools answers tools/list, in registration order, a page at a time.
-func (s *Server) listTools(_ context.Context, r *Request, p *mcp.ListToolsParams) (result, error) {
+func (s *Server) listTools(ctx context.Context, r *Request, p *mcp.ListToolsParams) (result, error) {
 	after, err := s.decodeCursor(mcp.MethodToolsList, p.Cursor)
 	if err != nil {
 		return nil, err
 	}
-	tools, last, more := s.tools.page(after, s.pageSize)
+	tools, last, more := s.tools.pageVisible(after, s.pageSize, s.visibleTools(ctx, r))
 	res := &mcp.ListToolsResult{Tools: make([]mcp.Tool, len(tools))}
 	for i, t := range tools {
 		res.Tools[i] = toolForVersion(t, r.version)
@@ -205,7 +205,7 @@ func toolForVersion(t *serverTool, v string) mcp.Tool {
 // callTool answers tools/call: inline, or as a task when the tool supports
 // tasks and the era's rules say so (see TaskConfig).
 func (s *Server) callTool(ctx context.Context, r *Request, p *mcp.CallToolParams) (result, error) {
-	t, ok := s.tools.get(p.Name)
+	t, ok := s.tools.getVisible(p.Name, s.visibleTools(ctx, r))
 	if !ok {
 		return nil, invalidParams("unknown tool %q; tools/list names the tools this server offers", p.Name)
 	}
