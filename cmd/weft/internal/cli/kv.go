@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -115,30 +114,12 @@ func typedValue(kv argument, typ string) (jsontext.Value, error) {
 	return jsonValue(v), nil
 }
 
-// propertyTypes reads the JSON Schema type of each property of an input
-// schema: the type when it is one name, or the one name besides "null" in
-// a list of two; properties of other schemas are left out.
+// propertyTypes maps each argument of an input schema to its type (see
+// schemaArgs).
 func propertyTypes(schema stdjson.RawMessage) map[string]string {
-	var s struct {
-		Properties map[string]struct {
-			Type jsontext.Value `json:"type"`
-		} `json:"properties"`
-	}
-	if len(schema) == 0 || json.Unmarshal(schema, &s) != nil {
-		return nil
-	}
 	out := map[string]string{}
-	for name, p := range s.Properties {
-		var one string
-		var many []string
-		switch {
-		case json.Unmarshal(p.Type, &one) == nil:
-			out[name] = one
-		case json.Unmarshal(p.Type, &many) == nil && len(many) == 2 && many[0] == "null":
-			out[name] = many[1]
-		case len(many) == 2 && many[1] == "null":
-			out[name] = many[0]
-		}
+	for _, a := range schemaArgs(schema) {
+		out[a.name] = a.typ
 	}
 	return out
 }
