@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weftmcp/weft/cmd/weft/internal/example"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/server"
+	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/transport/streamable"
 )
 
@@ -53,5 +55,29 @@ func TestNoResources(t *testing.T) {
 	r := runWeft(t, "", false, "resources", serveHTTP(t, srv))
 	if r.code != 0 || r.stdout != "no resources\n" {
 		t.Errorf("weft resources on a server with none: exit %d, stdout %q, stderr %q; want 0 and \"no resources\"", r.code, r.stdout, r.stderr)
+	}
+}
+
+// exampleServer serves weft's example server, its tasks in memory, over
+// Streamable HTTP on loopback, and returns its URL.
+func exampleServer(t *testing.T) string {
+	t.Helper()
+	rt, err := tasks.New(tasks.NewMemoryStore(), tasks.NewMemoryBus())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close(context.Background()) })
+	return serveHTTP(t, example.New(&server.Options{Tasks: rt}))
+}
+
+// TestConfirmAskedOnce answers the example server's yes/no question at a
+// terminal: it is asked once, and "n" means no.
+func TestConfirmAskedOnce(t *testing.T) {
+	r := runWeft(t, "n\n", true, "call", exampleServer(t), "confirm", "question=Ship it?")
+	if r.code != 0 || r.stdout != "the user answered no to \"Ship it?\"\n" {
+		t.Errorf("answering n: exit %d, stdout %q, stderr %q; want 0 and the answer no", r.code, r.stdout, r.stderr)
+	}
+	if n := strings.Count(r.stderr, "Answer"); n != 1 {
+		t.Errorf("the question was asked %d times, want once:\n%s", n, r.stderr)
 	}
 }
