@@ -36,16 +36,7 @@ func TestOutsideModule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var code string
-	for _, sn := range goSnippets(t, "../../README.md") {
-		if !sn.fragment {
-			code = sn.code
-			break
-		}
-	}
-	if code == "" {
-		t.Fatal("README.md has no whole-program Go snippet")
-	}
+	code := serverSnippet(t)
 	dir := t.TempDir()
 	gomod := "module example.com/echo\n\ngo 1.25.0\n\nrequire github.com/weftmcp/weft v0.0.0\n\nreplace github.com/weftmcp/weft => " + root + "\n"
 	for name, data := range map[string]string{"go.mod": gomod, "main.go": code} {

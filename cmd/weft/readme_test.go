@@ -77,6 +77,19 @@ func goSnippets(t *testing.T, path string) []snippet {
 	return out
 }
 
+// serverSnippet is the first whole program among the top README's Go
+// snippets: the server a user writes.
+func serverSnippet(t *testing.T) string {
+	t.Helper()
+	for _, sn := range goSnippets(t, "../../README.md") {
+		if !sn.fragment {
+			return sn.code
+		}
+	}
+	t.Fatal("README.md has no whole-program Go snippet")
+	return ""
+}
+
 // TestReadmeSnippets builds every whole-program Go snippet of the READMEs
 // and runs it as a stdio MCP server: a client lists its tools and calls
 // the first with the arguments its example shows, then leaves; the server
