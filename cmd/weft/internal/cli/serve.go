@@ -51,7 +51,7 @@ func (f *listenFlags) add(cmd *cobra.Command, withStdio bool) {
 	cmd.Flags().BoolVar(&f.authAnyType, "auth-any-token-type", false,
 		`with --auth-issuer, accept tokens whatever their JOSE typ header says; by default they must be typed "at+jwt" (RFC 9068), which some issuers do not do`)
 	cmd.Flags().StringVar(&f.readyFile, "ready-file", "", "with --http, write the endpoint's URL to this file once listening (for scripts)")
-	cmd.Flags().StringVar(&f.store, "store", "", store.Usage)
+	cmd.Flags().StringVar(&f.store, "store", "", store.Usage+store.DefaultUsage(cmd.Name()))
 	cmd.Flags().StringVar(&f.settings.Instance, "instance", "",
 		"this server's name among the servers sharing the store: the owner of the tasks it runs, shown in logs and in the message of a task failed because this server was lost (default: random)")
 	cmd.Flags().DurationVar(&f.settings.Lease, "lease", 0,
@@ -72,8 +72,10 @@ one endpoint, /mcp) or stdio. Its tools:
   fail {message}      returns a tool error
   once {seconds}      sleeps as sleep does; may run as a task, which is never run twice
 
-Tasks are kept in the store (--store), by default an SQLite file in your data
-folder, so they outlive the process. SIGINT or SIGTERM stops the server
+Tasks are kept in the store (--store), by default an SQLite file of this
+endpoint's own in your data folder (serve-127.0.0.1-8080.db for
+--http 127.0.0.1:8080, serve-stdio.db for --stdio), so they outlive the
+process. SIGINT or SIGTERM stops the server
 gracefully: calls in flight get a few seconds to finish.
 
 Servers on the same SQLite file or Redis share their tasks: any of them reads,
@@ -95,7 +97,7 @@ its server was lost. Give each server its own --instance name.
 				return usageError("give exactly one of --http ADDR or --stdio")
 			}
 			logger := e.logger()
-			rt, err := store.OpenRuntime(cmd.Context(), f.store, f.settings, logger)
+			rt, err := store.OpenRuntime(cmd.Context(), f.store, store.EndpointFile("serve", f.http, nil), f.settings, logger)
 			if err != nil {
 				return err
 			}

@@ -41,7 +41,7 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	}
 	defer os.RemoveAll(dir)
 	dbPath := filepath.Join(dir, "tasks.db")
-	rt, err := store.OpenRuntime(ctx, "sqlite:"+dbPath, store.Settings{}, cfg.Logger)
+	rt, err := store.OpenRuntime(ctx, "sqlite:"+dbPath, "", store.Settings{}, cfg.Logger)
 	if err != nil {
 		return err
 	}
