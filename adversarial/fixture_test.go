@@ -22,8 +22,9 @@ const waitLimit = 90 * time.Second
 type fixture struct {
 	srv *server.Server
 
-	mu    sync.Mutex
-	gates map[string]chan struct{} // tag → closed by release
+	mu      sync.Mutex
+	gates   map[string]chan struct{} // tag → closed by release
+	started map[string]chan struct{} // tag → closed when slow begins
 }
 
 type (
@@ -44,7 +45,7 @@ type (
 
 // newFixture builds the server.
 func newFixture() *fixture {
-	f := &fixture{gates: make(map[string]chan struct{})}
+	f := &fixture{gates: make(map[string]chan struct{}), started: make(map[string]chan struct{})}
 	s := server.New(mcp.Implementation{Name: "weft-adversarial", Version: "1.0.0"}, nil)
 	f.srv = s
 	server.AddTool(s, &mcp.Tool{Name: "add", Description: "Adds a and b."},
@@ -57,6 +58,7 @@ func newFixture() *fixture {
 		})
 	server.AddTool(s, &mcp.Tool{Name: "slow", Description: "Runs until release is called with the same tag."},
 		func(ctx context.Context, _ *server.Request, in tagIn) (textOut, error) {
+			close(f.hasStarted(in.Tag))
 			select {
 			case <-f.gate(in.Tag):
 				return textOut{Text: "slow " + in.Tag + " done"}, nil
@@ -79,6 +81,19 @@ func newFixture() *fixture {
 			return textOut{Text: "released " + in.Tag}, nil
 		})
 	return f
+}
+
+// hasStarted returns the channel closed when the slow call tagged tag
+// begins (each tag is used once).
+func (f *fixture) hasStarted(tag string) chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ch, ok := f.started[tag]
+	if !ok {
+		ch = make(chan struct{})
+		f.started[tag] = ch
+	}
+	return ch
 }
 
 // gate returns the channel release closes for tag.

@@ -12,9 +12,10 @@ const hugeBodySize = 100 << 20
 // hugeBody is an io.Reader of a message of size bytes that is never held in
 // memory: the start of a tools/call whose argument is a string of x's.
 type hugeBody struct {
-	prefix []byte
-	size   int64
-	off    int64
+	prefix  []byte
+	size    int64
+	off     int64
+	chunked bool // over HTTP: sent without a Content-Length
 }
 
 // filler is what hugeBody repeats after its prefix.
