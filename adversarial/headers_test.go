@@ -15,7 +15,7 @@ import (
 // headers, or an HTTP method or body size the endpoint refuses.
 type headerCase struct {
 	name   string
-	method string             // the HTTP method; empty means POST
+	method string              // the HTTP method; empty means POST
 	edit   func(h http.Header) // what is wrong with the well-formed headers
 	// body replaces the well-formed body (a valid tools/call) when set.
 	body   func(v string) io.Reader
