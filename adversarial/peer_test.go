@@ -125,3 +125,19 @@ func (p *peer) collect(r *reply, line []byte, alive string) bool {
 	r.responses = append(r.responses, one.responses...)
 	return false
 }
+
+// refusedBeforeInitialize sends a tools/call on a legacy connection that
+// has not been initialized: it gets -32602 saying to initialize first, and
+// the handshake and a request work afterwards.
+func refusedBeforeInitialize(t *testing.T, p *peer) {
+	t.Helper()
+	p.send(strings.NewReader(toolCall(p.v, "1", "add", `{"a":1,"b":2}`)))
+	r := p.await("1")
+	if r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidParams || !strings.Contains(r.Error.Message, "initialize") {
+		t.Fatalf("a request before initialize got %+v %s, want -32602 saying to initialize first", r.Error, r.Result)
+	}
+	p.initialize()
+	if r, _ := p.attack(strings.NewReader(`{"jsonrpc":"2.0","method":"notifications/nothing"}`), 0); len(r.responses) != 0 {
+		t.Fatalf("a notification got %d answers", len(r.responses))
+	}
+}

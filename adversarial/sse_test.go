@@ -15,6 +15,15 @@ import (
 // posts to its endpoint and reads its event stream, and the endpoint URL.
 func openSSE(t *testing.T, hf *httpFixture) (*peer, string) {
 	t.Helper()
+	p, endpoint := dialSSE(t, hf)
+	p.initialize()
+	return p, endpoint
+}
+
+// dialSSE opens the event stream of an HTTP+SSE session, without the
+// handshake.
+func dialSSE(t *testing.T, hf *httpFixture) (*peer, string) {
+	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, hf.url+"/sse", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +65,6 @@ func openSSE(t *testing.T, hf *httpFixture) (*peer, string) {
 			}
 		}
 	}()
-	p.initialize()
 	return p, endpoint
 }
 
@@ -139,4 +147,12 @@ func TestSSERefusesBadPosts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSSERequestBeforeInitialize sends a request before initialize in an
+// HTTP+SSE session: it is refused, and the session can still be
+// initialized and used.
+func TestSSERequestBeforeInitialize(t *testing.T) {
+	p, _ := dialSSE(t, startHTTP(t))
+	refusedBeforeInitialize(t, p)
 }
