@@ -116,13 +116,19 @@ func (s *Server) decodeRequest(req *jsonrpc.Request) (*route, paramsBase, error)
 }
 
 // run serves a request whose era is settled, through the middleware
-// (Options.Middleware) when there is any.
+// (Options.Middleware) when there is any. A middleware's own error is
+// offered to the exchange as a handler's is (see Request.refuse), so that
+// an auth.RequireScopes failure is an HTTP 403 there too.
 func (s *Server) run(ctx context.Context, r *Request, rt *route, p paramsBase) (result, error) {
 	r.decoded = p
-	if s.chain != nil {
-		return s.chain(ctx, r)
+	if s.chain == nil {
+		return s.dispatch(ctx, r, rt)
 	}
-	return s.dispatch(ctx, r, rt)
+	res, err := s.chain(ctx, r)
+	if err != nil {
+		r.refuse(err)
+	}
+	return res, err
 }
 
 // dispatch serves a request whose era is settled, by its route rt, with
