@@ -2,6 +2,7 @@ package mcp
 
 import (
 	stdjson "encoding/json"
+	"strings"
 
 	"github.com/weftmcp/weft/jsonrpc"
 )
@@ -102,6 +103,17 @@ var stdjsonSamples = map[string]any{
 		NextCursor: "c2", ResourceTemplates: []ResourceTemplate{*sampleResourceTemplate()}},
 	"ListResourcesResult": &ListResourcesResult{Result: sampleResult(), Cache: sampleCache(), NextCursor: "c2",
 		Resources: []Resource{*sampleResource()}},
+	"ListSkillsResult": &ListSkillsResult{Result: sampleResult(), Cache: sampleCache(), NextCursor: "c2",
+		Skills: []Skill{*sampleSkill()}},
+	"GetSkillParams": &GetSkillParams{RequestParams: sampleRequestParams(), URI: "skill://acme/refunds/SKILL.md"},
+	"GetSkillResult": &GetSkillResult{Result: sampleResult(), Cache: sampleCache(), Skill: *sampleSkill()},
+	"ReadResourceDirectoryParams": &ReadResourceDirectoryParams{RequestParams: sampleRequestParams(),
+		URI: "skill://acme/refunds", Cursor: "c1"},
+	"ReadResourceDirectoryResult": &ReadResourceDirectoryResult{Result: sampleResult(), NextCursor: "c2",
+		Resources: []Resource{*sampleResource()}},
+	"Skill":           sampleSkill(),
+	"SkillResource":   &sampleSkill().Resources[0],
+	"SkillResources":  &sampleSkill().Resources,
 	"ListRootsResult": &ListRootsResult{Result: sampleResult(), Roots: []Root{*sampleRoot()}},
 	"ListTasksResult": &ListTasksResult{Result: sampleResult(), NextCursor: "c2", Tasks: []Task{sampleTask()}},
 	"ListToolsResult": &ListToolsResult{Result: sampleResult(), Cache: sampleCache(), NextCursor: "c2",
@@ -392,4 +404,11 @@ func sampleDetailedTask() *DetailedTask {
 func sampleSubscriptionFilter() *SubscriptionFilter {
 	return &SubscriptionFilter{ToolsListChanged: true, PromptsListChanged: true, ResourcesListChanged: true,
 		ResourceSubscriptions: []string{"file:///a.txt"}, TaskIDs: []string{"t1"}}
+}
+
+func sampleSkill() *Skill {
+	return &Skill{URI: "skill://acme/refunds/SKILL.md",
+		Frontmatter: JSONObject{"name": raw(`"refunds"`), "description": raw(`"Handle refunds"`)},
+		Resources: SkillResources{{URI: "skill://acme/refunds/SKILL.md",
+			Digest: "sha256:" + strings.Repeat("ab", 32), Size: 42}}}
 }

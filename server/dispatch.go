@@ -81,6 +81,9 @@ var (
 	routeTasksList     = newRoute(featureTasks, (*Server).listTasks)
 	routeTasksCancel   = newRoute(featureTasks, (*Server).cancelTask)
 	routeTasksUpdate   = newRoute(featureTasks, (*Server).updateTask)
+	routeSkillsList    = newRoute(featureSkills, (*Server).listSkills)
+	routeSkillsGet     = newRoute(featureSkills, (*Server).getSkill)
+	routeDirectoryRead = newRoute(featureSkills, (*Server).readDirectory)
 )
 
 // lookupRoute returns the route of method, or nil when the server has none.
@@ -126,6 +129,12 @@ func lookupRoute(method string) *route {
 		return routeTasksCancel
 	case mcp.MethodTasksUpdate:
 		return routeTasksUpdate
+	case mcp.MethodSkillsList:
+		return routeSkillsList
+	case mcp.MethodSkillsGet:
+		return routeSkillsGet
+	case mcp.MethodResourcesDirectoryRead:
+		return routeDirectoryRead
 	}
 	return nil
 }
@@ -152,13 +161,16 @@ func decodeRequest(req *jsonrpc.Request) (*route, paramsBase, error) {
 // in the request's version and is served, sets up multi round-trip state,
 // calls the handler, and finishes the result for the era.
 func (s *Server) run(ctx context.Context, r *Request, rt *route, p paramsBase) (result, error) {
-	extension := r.modern && mcp.IsTasksExtensionMethod(r.method)
+	extension := (r.modern && mcp.IsTasksExtensionMethod(r.method)) || mcp.IsSkillsExtensionMethod(r.method)
 	if r.version != "" && !mcp.MethodInVersion(r.method, r.version) && !extension {
 		return nil, methodNotFound(r.method, "it does not exist in protocol version "+r.version)
 	}
 	if !s.serves(rt.feature) {
-		if rt.feature == featureTasks {
+		switch rt.feature {
+		case featureTasks:
 			return nil, methodNotFound(r.method, "this server runs no tasks")
+		case featureSkills:
+			return nil, methodNotFound(r.method, "this server serves no skills")
 		}
 		return nil, methodNotFound(r.method, "the server offers none of what it lists or serves")
 	}
