@@ -84,17 +84,37 @@ func (s *Server) AddSkills(fsys fs.FS, opts *SkillsOptions) error {
 	if len(roots) == 0 {
 		return fmt.Errorf("server: AddSkills: no %s found; a skill is a directory with a %s at its root", mcp.SkillFile, mcp.SkillFile)
 	}
-	slices.Sort(roots)
+	slices.SortFunc(roots, func(a, b string) int {
+		switch {
+		case a == b:
+			return 0
+		case a == ".":
+			return -1
+		case b == ".":
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
 	type built struct {
 		skill     *mcp.Skill
 		resources []*mcp.Resource
 		contents  []mcp.ResourceContents
 	}
+	// A SKILL.md at the root of fsys makes the root a skill named by its
+	// frontmatter: the skills nested below it have its name in their path.
+	nested := prefix
 	var all []built
 	for _, root := range roots {
-		sk, err := buildSkill(files, root, prefix)
+		p := prefix
+		if root != "." {
+			p = nested
+		}
+		sk, err := buildSkill(files, root, p)
 		if err != nil {
 			return err
+		}
+		if root == "." {
+			nested = strings.TrimPrefix(sk.entry.Root(), "skill://")
 		}
 		b := built{skill: sk.entry}
 		for _, f := range sk.files {
