@@ -111,9 +111,15 @@ var stdjsonSamples = map[string]any{
 		URI: "skill://acme/refunds", Cursor: "c1"},
 	"ReadResourceDirectoryResult": &ReadResourceDirectoryResult{Result: sampleResult(), NextCursor: "c2",
 		Resources: []Resource{*sampleResource()}},
-	"Skill":           sampleSkill(),
-	"SkillResource":   &sampleSkill().Resources[0],
-	"SkillResources":  &sampleSkill().Resources,
+	"Skill":          sampleSkill(),
+	"SkillResource":  &sampleSkill().Resources[0],
+	"SkillResources": &sampleSkill().Resources,
+	"UICSP":          sampleUIResourceMeta().CSP,
+	"UIPermissions":  sampleUIResourceMeta().Permissions,
+	"UIResourceMeta": sampleUIResourceMeta(),
+	"UIToolMeta": &UIToolMeta{ResourceURI: "ui://weather/dashboard",
+		Visibility: []UIVisibility{UIVisibleToModel, UIVisibleToApp}},
+	"UIVisibility":    ptr(UIVisibleToApp),
 	"ListRootsResult": &ListRootsResult{Result: sampleResult(), Roots: []Root{*sampleRoot()}},
 	"ListTasksResult": &ListTasksResult{Result: sampleResult(), NextCursor: "c2", Tasks: []Task{sampleTask()}},
 	"ListToolsResult": &ListToolsResult{Result: sampleResult(), Cache: sampleCache(), NextCursor: "c2",
@@ -411,4 +417,13 @@ func sampleSkill() *Skill {
 		Frontmatter: JSONObject{"name": raw(`"refunds"`), "description": raw(`"Handle refunds"`)},
 		Resources: SkillResources{{URI: "skill://acme/refunds/SKILL.md",
 			Digest: "sha256:" + strings.Repeat("ab", 32), Size: 42}}}
+}
+
+func sampleUIResourceMeta() *UIResourceMeta {
+	return &UIResourceMeta{
+		CSP: &UICSP{ConnectDomains: []string{"https://api.example.com"}, ResourceDomains: []string{"https://cdn.example.com"},
+			FrameDomains: []string{"https://www.youtube.com"}, BaseURIDomains: []string{"https://cdn.example.com"}},
+		Permissions: &UIPermissions{Camera: JSONObject{}, Microphone: JSONObject{}, Geolocation: JSONObject{},
+			ClipboardWrite: JSONObject{}},
+		Domain: "a904794854a047f6.example.com", PrefersBorder: ptr(true)}
 }

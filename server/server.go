@@ -105,6 +105,7 @@ type Server struct {
 	templates  registry[*serverTemplate]
 	completion atomic.Pointer[CompletionHandler]
 	skills     skillSet
+	apps       atomic.Bool // an MCP App is registered (AddUIResource)
 
 	hub   hub
 	tasks taskHost // the task surfaces; tasks.rt is nil when Options.Tasks is
@@ -200,12 +201,17 @@ func (s *Server) capabilities(v string) mcp.ServerCapabilities {
 		delete(c.Extensions, mcp.ExtensionTasks)
 		c.Tasks = s.tasks.legacyCapability(v)
 	}
-	if s.serves(featureSkills) {
+	if s.serves(featureSkills) || s.apps.Load() {
 		c.Extensions = maps.Clone(c.Extensions)
 		if c.Extensions == nil {
 			c.Extensions = map[string]mcp.JSONObject{}
 		}
-		c.Extensions[mcp.ExtensionSkills] = skillsCapability()
+		if s.serves(featureSkills) {
+			c.Extensions[mcp.ExtensionSkills] = skillsCapability()
+		}
+		if s.apps.Load() {
+			c.Extensions[mcp.ExtensionUI] = mcp.JSONObject{}
+		}
 	}
 	if len(c.Extensions) == 0 {
 		c.Extensions = nil
