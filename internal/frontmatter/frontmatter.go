@@ -30,21 +30,31 @@ func Parse(text []byte) (map[string]stdjson.RawMessage, []byte, error) {
 	if m == nil {
 		return nil, nil, ErrNone
 	}
-	var doc any
+	var doc yaml.Node
 	if err := yaml.Unmarshal(text[m[2]:m[3]], &doc); err != nil {
 		return nil, nil, fmt.Errorf("the frontmatter is not valid YAML: %w", err)
 	}
-	obj, ok := doc.(map[string]any)
-	if !ok {
-		return nil, nil, fmt.Errorf("the frontmatter must be a YAML mapping, not %T", doc)
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
 	}
-	out := make(map[string]stdjson.RawMessage, len(obj))
-	for k, v := range obj {
-		j, err := toJSON(v, k)
+	if root.Kind != yaml.MappingNode {
+		return nil, nil, errors.New("the frontmatter must be a YAML mapping of field names to values")
+	}
+	out := make(map[string]stdjson.RawMessage, len(root.Content)/2)
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, err := key(root.Content[i], "")
 		if err != nil {
 			return nil, nil, err
 		}
-		raw, err := stdjson.Marshal(j)
+		if _, dup := out[k]; dup {
+			return nil, nil, fmt.Errorf("frontmatter field %s appears twice", k)
+		}
+		v, err := toJSON(root.Content[i+1], k)
+		if err != nil {
+			return nil, nil, err
+		}
+		raw, err := stdjson.Marshal(v)
 		if err != nil {
 			return nil, nil, fmt.Errorf("frontmatter field %s: %w", k, err)
 		}
@@ -53,38 +63,62 @@ func Parse(text []byte) (map[string]stdjson.RawMessage, []byte, error) {
 	return out, text[m[1]:], nil
 }
 
-// toJSON converts a decoded YAML value to one encoding/json can encode: maps
-// need string keys, and floats must be finite.
-func toJSON(v any, path string) (any, error) {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			j, err := toJSON(e, path+"."+k)
-			if err != nil {
-				return nil, err
-			}
-			out[k] = j
-		}
-		return out, nil
-	case map[any]any:
-		return nil, fmt.Errorf("frontmatter field %s: a mapping key that is not a string cannot be a JSON member name", path)
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			j, err := toJSON(e, fmt.Sprintf("%s[%d]", path, i))
-			if err != nil {
-				return nil, err
-			}
-			out[i] = j
-		}
-		return out, nil
-	case float64:
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			return nil, fmt.Errorf("frontmatter field %s: %v has no JSON form", path, v)
-		}
+// key returns a mapping key, which must be a string to be a JSON member name.
+func key(n *yaml.Node, path string) (string, error) {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+		return "", fmt.Errorf("frontmatter field %s: the mapping key %q is not a string, so it cannot be a JSON member name", path, n.Value)
 	}
-	return v, nil
+	return n.Value, nil
+}
+
+// toJSON converts a YAML node to a value encoding/json encodes as a YAML 1.2
+// core-schema parser reads it: timestamps stay strings, floats must be
+// finite, mapping keys must be strings and appear once.
+func toJSON(n *yaml.Node, path string) (any, error) {
+	switch n.Kind {
+	case yaml.AliasNode:
+		return toJSON(n.Alias, path)
+	case yaml.MappingNode:
+		out := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, err := key(n.Content[i], path)
+			if err != nil {
+				return nil, err
+			}
+			if _, dup := out[k]; dup {
+				return nil, fmt.Errorf("frontmatter field %s.%s appears twice", path, k)
+			}
+			v, err := toJSON(n.Content[i+1], path+"."+k)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = v
+		}
+		return out, nil
+	case yaml.SequenceNode:
+		out := make([]any, len(n.Content))
+		for i, e := range n.Content {
+			v, err := toJSON(e, fmt.Sprintf("%s[%d]", path, i))
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	case yaml.ScalarNode:
+		if tag := n.ShortTag(); tag == "!!str" || tag == "!!timestamp" {
+			return n.Value, nil
+		}
+		var v any
+		if err := n.Decode(&v); err != nil {
+			return nil, fmt.Errorf("frontmatter field %s: %w", path, err)
+		}
+		if f, ok := v.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
+			return nil, fmt.Errorf("frontmatter field %s: %v has no JSON form", path, f)
+		}
+		return v, nil
+	}
+	return nil, fmt.Errorf("frontmatter field %s: unsupported YAML node", path)
 }
 
 // Equal reports whether two frontmatter objects hold the same members with
