@@ -8,3 +8,5 @@ require (
 	github.com/google/jsonschema-go v0.4.3
 	github.com/yosida95/uritemplate/v3 v3.0.2
 )
+
+require go.yaml.in/yaml/v3 v3.0.6

@@ -1,6 +1,10 @@
 package client
 
-import "github.com/weftmcp/weft/mcp"
+import (
+	"maps"
+
+	"github.com/weftmcp/weft/mcp"
+)
 
 // capabilities returns the client capabilities the configured handlers
 // declare at protocol version v, in the shape v defines.
@@ -33,6 +37,10 @@ func (o *Options) capabilities(v string) mcp.ClientCapabilities {
 	if o.ListRoots != nil {
 		// Modern versions have no roots/list_changed notification.
 		caps.Roots = &mcp.RootsCapability{ListChanged: mcp.IsLegacy(v)}
+	}
+	if len(o.Extensions) > 0 {
+		caps.Extensions = maps.Clone(o.Extensions)
+		delete(caps.Extensions, mcp.ExtensionTasks)
 	}
 	return caps
 }

@@ -16,7 +16,11 @@ import (
 func (c *Client) modernMeta(v string, tasks bool) (mcp.Meta, error) {
 	caps := c.opts.capabilities(v)
 	if tasks {
-		caps.Extensions = map[string]mcp.JSONObject{mcp.ExtensionTasks: {}}
+		caps.Extensions = maps.Clone(caps.Extensions)
+		if caps.Extensions == nil {
+			caps.Extensions = map[string]mcp.JSONObject{}
+		}
+		caps.Extensions[mcp.ExtensionTasks] = mcp.JSONObject{}
 	}
 	meta := make(mcp.Meta, 4)
 	for key, val := range map[string]any{

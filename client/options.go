@@ -54,6 +54,11 @@ type Options struct {
 	// ProbeTimeout bounds the server/discover probe; 0 means
 	// DefaultProbeTimeout.
 	ProbeTimeout time.Duration
+	// Extensions are the extensions the client declares, by identifier,
+	// with their settings: for example mcp.ExtensionUI with
+	// mcp.UIClientCapability() for a host that renders MCP Apps. The tasks
+	// extension is the session's own to declare and is ignored here.
+	Extensions map[string]mcp.JSONObject
 
 	// CreateMessage serves sampling/createMessage.
 	CreateMessage CreateMessageHandler

@@ -8,7 +8,8 @@
 #
 #   server-2025-11-25   server --requirements 2025-11-25          (must exit 0)
 #   server-2026-07-28   server --requirements 2026-07-28          (must exit 0)
-#   server-all          server --suite all --spec-version 2026-07-28, against baseline.yml
+#   server-all          server --suite all (each scenario at its own version,
+#                       extension scenarios at 2026-07-28), against baseline.yml
 #   client-2025-11-25   client --requirements 2025-11-25, against baseline.yml
 #   client-2026-07-28   client --requirements 2026-07-28, against baseline.yml
 #   client-all          client --suite all, against baseline.yml
@@ -129,7 +130,7 @@ for r in "${runs[@]}"; do
   case $r in
   server-2025-11-25) args=(server --url "$server_url" --requirements 2025-11-25 --timeout "$scenario_timeout_ms") ;;
   server-2026-07-28) args=(server --url "$server_url" --requirements 2026-07-28 --timeout "$scenario_timeout_ms") ;;
-  server-all) args=(server --url "$server_url" --suite all --spec-version 2026-07-28 --timeout "$scenario_timeout_ms" --expected-failures "$baseline") ;;
+  server-all) args=(server --url "$server_url" --suite all --timeout "$scenario_timeout_ms" --expected-failures "$baseline") ;;
   client-2025-11-25) args=(client --command "$bin/client" --requirements 2025-11-25 --timeout "$scenario_timeout_ms" --expected-failures "$baseline") ;;
   client-2026-07-28) args=(client --command "$bin/client" --requirements 2026-07-28 --timeout "$scenario_timeout_ms" --expected-failures "$baseline") ;;
   client-all) args=(client --command "$bin/client" --suite all --timeout "$scenario_timeout_ms" --expected-failures "$baseline") ;;

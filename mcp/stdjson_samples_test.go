@@ -2,6 +2,7 @@ package mcp
 
 import (
 	stdjson "encoding/json"
+	"strings"
 
 	"github.com/weftmcp/weft/jsonrpc"
 )
@@ -102,6 +103,23 @@ var stdjsonSamples = map[string]any{
 		NextCursor: "c2", ResourceTemplates: []ResourceTemplate{*sampleResourceTemplate()}},
 	"ListResourcesResult": &ListResourcesResult{Result: sampleResult(), Cache: sampleCache(), NextCursor: "c2",
 		Resources: []Resource{*sampleResource()}},
+	"ListSkillsResult": &ListSkillsResult{Result: sampleResult(), Cache: sampleCache(), NextCursor: "c2",
+		Skills: []Skill{*sampleSkill()}},
+	"GetSkillParams": &GetSkillParams{RequestParams: sampleRequestParams(), URI: "skill://acme/refunds/SKILL.md"},
+	"GetSkillResult": &GetSkillResult{Result: sampleResult(), Cache: sampleCache(), Skill: *sampleSkill()},
+	"ReadResourceDirectoryParams": &ReadResourceDirectoryParams{RequestParams: sampleRequestParams(),
+		URI: "skill://acme/refunds", Cursor: "c1"},
+	"ReadResourceDirectoryResult": &ReadResourceDirectoryResult{Result: sampleResult(), NextCursor: "c2",
+		Resources: []Resource{*sampleResource()}},
+	"Skill":          sampleSkill(),
+	"SkillResource":  &sampleSkill().Resources[0],
+	"SkillResources": &sampleSkill().Resources,
+	"UICSP":          sampleUIResourceMeta().CSP,
+	"UIPermissions":  sampleUIResourceMeta().Permissions,
+	"UIResourceMeta": sampleUIResourceMeta(),
+	"UIToolMeta": &UIToolMeta{ResourceURI: "ui://weather/dashboard",
+		Visibility: []UIVisibility{UIVisibleToModel, UIVisibleToApp}},
+	"UIVisibility":    ptr(UIVisibleToApp),
 	"ListRootsResult": &ListRootsResult{Result: sampleResult(), Roots: []Root{*sampleRoot()}},
 	"ListTasksResult": &ListTasksResult{Result: sampleResult(), NextCursor: "c2", Tasks: []Task{sampleTask()}},
 	"ListToolsResult": &ListToolsResult{Result: sampleResult(), Cache: sampleCache(), NextCursor: "c2",
@@ -392,4 +410,20 @@ func sampleDetailedTask() *DetailedTask {
 func sampleSubscriptionFilter() *SubscriptionFilter {
 	return &SubscriptionFilter{ToolsListChanged: true, PromptsListChanged: true, ResourcesListChanged: true,
 		ResourceSubscriptions: []string{"file:///a.txt"}, TaskIDs: []string{"t1"}}
+}
+
+func sampleSkill() *Skill {
+	return &Skill{URI: "skill://acme/refunds/SKILL.md",
+		Frontmatter: JSONObject{"name": raw(`"refunds"`), "description": raw(`"Handle refunds"`)},
+		Resources: SkillResources{{URI: "skill://acme/refunds/SKILL.md",
+			Digest: "sha256:" + strings.Repeat("ab", 32), Size: 42}}}
+}
+
+func sampleUIResourceMeta() *UIResourceMeta {
+	return &UIResourceMeta{
+		CSP: &UICSP{ConnectDomains: []string{"https://api.example.com"}, ResourceDomains: []string{"https://cdn.example.com"},
+			FrameDomains: []string{"https://www.youtube.com"}, BaseURIDomains: []string{"https://cdn.example.com"}},
+		Permissions: &UIPermissions{Camera: JSONObject{}, Microphone: JSONObject{}, Geolocation: JSONObject{},
+			ClipboardWrite: JSONObject{}},
+		Domain: "a904794854a047f6.example.com", PrefersBorder: ptr(true)}
 }

@@ -86,6 +86,9 @@ var specRoutes = map[string]*route{
 	mcp.MethodTasksList:              newRoute(featureTasks, (*Server).listTasks),
 	mcp.MethodTasksCancel:            newRoute(featureTasks, (*Server).cancelTask),
 	mcp.MethodTasksUpdate:            newRoute(featureTasks, (*Server).updateTask),
+	mcp.MethodSkillsList:             newRoute(featureSkills, (*Server).listSkills),
+	mcp.MethodSkillsGet:              newRoute(featureSkills, (*Server).getSkill),
+	mcp.MethodResourcesDirectoryRead: newRoute(featureSkills, (*Server).readDirectory),
 }
 
 // lookupRoute returns the route of method: one the protocol defines, else
@@ -137,13 +140,16 @@ func (s *Server) run(ctx context.Context, r *Request, rt *route, p paramsBase) (
 // the handler, and finishes the result for the era.
 func (s *Server) dispatch(ctx context.Context, r *Request, rt *route) (Result, error) {
 	p := r.decoded
-	extension := r.modern && mcp.IsTasksExtensionMethod(r.method)
+	extension := (r.modern && mcp.IsTasksExtensionMethod(r.method)) || mcp.IsSkillsExtensionMethod(r.method)
 	if r.version != "" && !rt.custom && !mcp.MethodInVersion(r.method, r.version) && !extension {
 		return nil, methodNotFound(r.method, "it does not exist in protocol version "+r.version)
 	}
 	if !s.serves(rt.feature) {
-		if rt.feature == featureTasks {
+		switch rt.feature {
+		case featureTasks:
 			return nil, methodNotFound(r.method, "this server runs no tasks")
+		case featureSkills:
+			return nil, methodNotFound(r.method, "this server serves no skills")
 		}
 		return nil, methodNotFound(r.method, "the server offers none of what it lists or serves")
 	}

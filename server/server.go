@@ -3,6 +3,7 @@ package server
 import (
 	stdjson "encoding/json"
 	"log/slog"
+	"maps"
 	"sync/atomic"
 	"time"
 
@@ -116,6 +117,8 @@ type Server struct {
 	resources  registry[*serverResource]
 	templates  registry[*serverTemplate]
 	completion atomic.Pointer[CompletionHandler]
+	skills     skillSet
+	apps       atomic.Bool // an MCP App is registered (AddUIResource)
 
 	hub   hub
 	tasks taskHost // the task surfaces; tasks.rt is nil when Options.Tasks is
@@ -209,8 +212,26 @@ func (s *Server) capabilities(v string) mcp.ServerCapabilities {
 		// the extension takes its place.
 		c.Extensions = s.tasks.extensionCapability(c.Extensions)
 	} else {
-		c.Extensions = nil // extensions exist from 2026-07-28 on
+		// Extensions (SEP-2133) are declared in initialize too, all but the
+		// tasks extension, which the 2025-11-25 tasks capability stands for.
+		c.Extensions = maps.Clone(c.Extensions)
+		delete(c.Extensions, mcp.ExtensionTasks)
 		c.Tasks = s.tasks.legacyCapability(v)
+	}
+	if s.serves(featureSkills) || s.apps.Load() {
+		c.Extensions = maps.Clone(c.Extensions)
+		if c.Extensions == nil {
+			c.Extensions = map[string]mcp.JSONObject{}
+		}
+		if s.serves(featureSkills) {
+			c.Extensions[mcp.ExtensionSkills] = skillsCapability()
+		}
+		if s.apps.Load() {
+			c.Extensions[mcp.ExtensionUI] = mcp.JSONObject{}
+		}
+	}
+	if len(c.Extensions) == 0 {
+		c.Extensions = nil
 	}
 	return c
 }
@@ -223,7 +244,8 @@ const (
 	featureTools
 	featurePrompts
 	featureResources
-	featureTasks // a task runtime is configured
+	featureTasks  // a task runtime is configured
+	featureSkills // skills are registered (AddSkills)
 )
 
 // serves reports whether the server offers f now: something of that kind is
@@ -239,6 +261,8 @@ func (s *Server) serves(f feature) bool {
 		return s.resources.len() > 0 || s.templates.len() > 0 || (c != nil && c.Resources != nil)
 	case featureTasks:
 		return s.tasks.rt != nil
+	case featureSkills:
+		return s.skills.skills.len() > 0
 	}
 	return true
 }

@@ -62,6 +62,15 @@
 //     retry) and "test_mrtr_no_result_type" (a result without resultType is
 //     complete: no retry). The elicitation handler accepts with
 //     {confirmed: true}.
+//   - sep-2640-client-no-prefetch (Skills extension): list the skills and
+//     stop; listing must fetch no skill file.
+//   - sep-2640-client-verify-digest, -verify-size, -verify-frontmatter:
+//     list the skills and load the first one (client.ReadSkillFile on its
+//     SKILL.md, which checks size, digest and frontmatter against the
+//     entry); only when it verifies, read its other files. The mock serves
+//     a tampered SKILL.md, so the load must fail with
+//     client.ErrSkillVerification and no other file be read: that refusal
+//     completes the scenario.
 //   - auth/*: connect, list tools, call "test-tool", with the transport's
 //     HTTP client authorizing through auth/oauthclient: the authorization
 //     code grant with a headless authorizer (redirect URI

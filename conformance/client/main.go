@@ -50,6 +50,10 @@ var scenarios = map[string]player{
 	"json-schema-ref-no-deref":            playListTools,
 	"json-schema-2020-12-preservation":    playSchemaPreservation,
 	"sep-2322-client-request-state":       playRequestState,
+	"sep-2640-client-no-prefetch":         playSkillsList,
+	"sep-2640-client-verify-digest":       playSkillsLoad,
+	"sep-2640-client-verify-size":         playSkillsLoad,
+	"sep-2640-client-verify-frontmatter":  playSkillsLoad,
 }
 
 func main() {
@@ -80,11 +84,6 @@ func run(args []string) error {
 	case ok:
 	case strings.HasPrefix(e.scenario, "auth/"):
 		play, ok = playAuth, true
-	case strings.HasPrefix(e.scenario, "sep-2640-"):
-		// The skills extension (SEP-2640): weft's client does not implement
-		// it, so it behaves as a host without skills, which the scenario
-		// reports as SKIPPED (never as passed).
-		play, ok = playListTools, true
 	}
 	if !ok {
 		names := make([]string, 0, len(scenarios))

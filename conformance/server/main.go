@@ -139,6 +139,9 @@ func newServer(logger *slog.Logger) *server.Server {
 	addCustomHeaderTool(s)
 	addResources(s)
 	addPrompts(s)
+	if err := addSkills(s); err != nil {
+		panic("conformance server: the embedded skills are broken: " + err.Error())
+	}
 	s.SetCompletionHandler(complete)
 	return s
 }

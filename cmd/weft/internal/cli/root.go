@@ -79,6 +79,7 @@ every command prints JSON only.
 		newPrompts(e),
 		newPrompt(e),
 		newTasks(e),
+		newSkills(e),
 	)
 	return root
 }

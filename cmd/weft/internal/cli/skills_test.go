@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/server"
+	"github.com/weftmcp/weft/transport/streamable"
+)
+
+// skillsURL serves fsys as skills over Streamable HTTP on loopback until
+// the test ends, and returns the endpoint.
+func skillsURL(t *testing.T, fsys fstest.MapFS) string {
+	t.Helper()
+	s := server.New(mcp.Implementation{Name: "skills", Version: "1"}, nil)
+	if err := s.AddSkills(fsys, nil); err != nil {
+		t.Fatal(err)
+	}
+	h := streamable.NewHandler(s, nil)
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() {
+		ts.Close()
+		h.Shutdown(context.Background())
+	})
+	return ts.URL + "/mcp"
+}
+
+// runWeft runs the command line with args and returns its exit code,
+// stdout and stderr.
+func runWeft(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr}
+	e.logLevel.Set(slog.LevelError)
+	root := newRoot(e)
+	root.SetArgs(args)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		stderr.WriteString(err.Error())
+	}
+	return exitCode(err), stdout.String(), stderr.String()
+}
+
+// TestSkillsCommandListsAndFetchesVerifiedFiles: weft skills URL lists the
+// skills; weft skills URL NAME --out DIR writes every file of the skill,
+// byte for byte, at its path below the skill's root.
+func TestSkillsCommandListsAndFetchesVerifiedFiles(t *testing.T) {
+	fsys := fstest.MapFS{
+		"refunds/SKILL.md":             {Data: []byte("---\nname: refunds\ndescription: Handle refunds\n---\nBody\n")},
+		"refunds/templates/email.md":   {Data: []byte("Dear customer,\n")},
+		"refunds/assets/logo.bin":      {Data: []byte{0xff, 0, 1}},
+		"git-workflow/SKILL.md":        {Data: []byte("---\nname: git-workflow\ndescription: Branch names\n---\n")},
+		"git-workflow/docs/COMMITS.md": {Data: []byte("One line.\n")},
+	}
+	url := skillsURL(t, fsys)
+
+	code, stdout, stderr := runWeft(t, "skills", url)
+	if code != ExitOK || !strings.Contains(stdout, `"uri": "skill://refunds/SKILL.md"`) || !strings.Contains(stdout, `"uri": "skill://git-workflow/SKILL.md"`) {
+		t.Fatalf("weft skills: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+
+	dir := t.TempDir()
+	code, _, stderr = runWeft(t, "skills", url, "refunds", "--out", dir)
+	if code != ExitOK {
+		t.Fatalf("weft skills refunds --out: exit %d: %s", code, stderr)
+	}
+	for path, f := range fsys {
+		rel, ok := strings.CutPrefix(path, "refunds/")
+		if !ok {
+			continue
+		}
+		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil || !bytes.Equal(got, f.Data) {
+			t.Errorf("%s = %q, %v; want the served bytes", rel, got, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "docs")); err == nil {
+		t.Error("a file of another skill was fetched")
+	}
+
+	if code, _, stderr := runWeft(t, "skills", url, "nosuch", "--out", dir); code != ExitUsage || !strings.Contains(stderr, `no skill named "nosuch"`) {
+		t.Errorf("an unknown skill: exit %d, %s", code, stderr)
+	}
+}

@@ -1,0 +1,65 @@
+package server
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/weftmcp/weft/mcp"
+)
+
+// TestAddSkillsRefusesSkillsTheSpecForbids: a SKILL.md without frontmatter,
+// without a name or description, with a name breaking the naming rules or
+// differing from its directory, and a folder without any SKILL.md, are each
+// refused with an error naming the problem, and nothing is registered.
+func TestAddSkillsRefusesSkillsTheSpecForbids(t *testing.T) {
+	md := func(fm string) *fstest.MapFile { return &fstest.MapFile{Data: []byte("---\n" + fm + "\n---\nbody\n")} }
+	cases := []struct {
+		name string
+		fsys fstest.MapFS
+		want string
+	}{
+		{"no SKILL.md", fstest.MapFS{"a/README.md": {Data: []byte("hi")}}, "no SKILL.md"},
+		{"no frontmatter", fstest.MapFS{"a/SKILL.md": {Data: []byte("# just markdown\n")}}, "frontmatter"},
+		{"no description", fstest.MapFS{"a/SKILL.md": md("name: a")}, "name and description"},
+		{"bad name", fstest.MapFS{"Bad--Name/SKILL.md": md("name: Bad--Name\ndescription: d")}, "naming rules"},
+		{"name differs from directory", fstest.MapFS{"a/SKILL.md": md("name: b\ndescription: d")}, `directory name "a"`},
+		{"not a mapping", fstest.MapFS{"a/SKILL.md": md("- a\n- b")}, "mapping"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := New(mcp.Implementation{Name: "t", Version: "1"}, nil)
+			err := s.AddSkills(c.fsys, nil)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("AddSkills: %v, want an error mentioning %q", err, c.want)
+			}
+			if s.serves(featureSkills) || s.resources.len() != 0 {
+				t.Error("a refused skill was registered")
+			}
+		})
+	}
+}
+
+// TestNestedSkillsArePublishedFlat: a skill inside another is listed on its
+// own, and its files are also files of the enclosing skill.
+func TestNestedSkillsArePublishedFlat(t *testing.T) {
+	s := New(mcp.Implementation{Name: "t", Version: "1"}, nil)
+	err := s.AddSkills(fstest.MapFS{
+		"SKILL.md":       {Data: []byte("---\nname: outer\ndescription: o\n---\n")},
+		"inner/SKILL.md": {Data: []byte("---\nname: inner\ndescription: i\n---\n")},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outer, ok1 := s.skills.skills.get("skill://outer/SKILL.md")
+	inner, ok2 := s.skills.skills.get("skill://outer/inner/SKILL.md")
+	if !ok1 || !ok2 {
+		t.Fatalf("listed outer %v, inner %v; want both", ok1, ok2)
+	}
+	if _, ok := outer.File("skill://outer/inner/SKILL.md"); !ok || len(outer.Resources) != 2 || len(inner.Resources) != 1 {
+		t.Errorf("outer files %+v, inner files %+v", outer.Resources, inner.Resources)
+	}
+	if r, ok := s.resources.get("skill://outer/inner/SKILL.md"); !ok || r.resource.Name != "inner" {
+		t.Errorf("the nested SKILL.md resource is %+v; want it named after its own frontmatter", r)
+	}
+}
