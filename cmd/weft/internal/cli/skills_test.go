@@ -3,14 +3,12 @@ package cli
 import (
 	"bytes"
 	"context"
-	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
-	"time"
 
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/server"
@@ -34,24 +32,6 @@ func skillsURL(t *testing.T, fsys fstest.MapFS) string {
 	return ts.URL + "/mcp"
 }
 
-// runWeft runs the command line with args and returns its exit code,
-// stdout and stderr.
-func runWeft(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr}
-	e.logLevel.Set(slog.LevelError)
-	root := newRoot(e)
-	root.SetArgs(args)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	err := root.ExecuteContext(ctx)
-	if err != nil {
-		stderr.WriteString(err.Error())
-	}
-	return exitCode(err), stdout.String(), stderr.String()
-}
-
 // TestSkillsCommandListsAndFetchesVerifiedFiles: weft skills URL lists the
 // skills; weft skills URL NAME --out DIR writes every file of the skill,
 // byte for byte, at its path below the skill's root.
@@ -65,13 +45,15 @@ func TestSkillsCommandListsAndFetchesVerifiedFiles(t *testing.T) {
 	}
 	url := skillsURL(t, fsys)
 
-	code, stdout, stderr := runWeft(t, "skills", url)
-	if code != ExitOK || !strings.Contains(stdout, `"uri": "skill://refunds/SKILL.md"`) || !strings.Contains(stdout, `"uri": "skill://git-workflow/SKILL.md"`) {
+	r := runWeft(t, "", false, "skills", url)
+	code, stdout, stderr := r.code, r.stdout, r.stderr
+	if code != ExitOK || !strings.Contains(stdout, "skill://refunds/SKILL.md  Handle refunds") || !strings.Contains(stdout, "skill://git-workflow/SKILL.md  Branch names") {
 		t.Fatalf("weft skills: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
 
 	dir := t.TempDir()
-	code, _, stderr = runWeft(t, "skills", url, "refunds", "--out", dir)
+	r = runWeft(t, "", false, "skills", url, "refunds", "--out", dir)
+	code, stderr = r.code, r.stderr
 	if code != ExitOK {
 		t.Fatalf("weft skills refunds --out: exit %d: %s", code, stderr)
 	}
@@ -89,7 +71,7 @@ func TestSkillsCommandListsAndFetchesVerifiedFiles(t *testing.T) {
 		t.Error("a file of another skill was fetched")
 	}
 
-	if code, _, stderr := runWeft(t, "skills", url, "nosuch", "--out", dir); code != ExitUsage || !strings.Contains(stderr, `no skill named "nosuch"`) {
-		t.Errorf("an unknown skill: exit %d, %s", code, stderr)
+	if r := runWeft(t, "", false, "skills", url, "nosuch", "--out", dir); r.code != ExitUsage || !strings.Contains(r.stderr, `no skill named "nosuch"`) {
+		t.Errorf("an unknown skill: exit %d, %s", r.code, r.stderr)
 	}
 }
