@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -47,7 +48,7 @@ func TestSkillsCommandListsAndFetchesVerifiedFiles(t *testing.T) {
 
 	r := runWeft(t, "", false, "skills", url)
 	code, stdout, stderr := r.code, r.stdout, r.stderr
-	if code != ExitOK || !strings.Contains(stdout, "skill://refunds/SKILL.md  Handle refunds") || !strings.Contains(stdout, "skill://git-workflow/SKILL.md  Branch names") {
+	if code != ExitOK || !hasRow(stdout, "refunds", "3", "skill://refunds/SKILL.md", "Handle refunds") || !hasRow(stdout, "git-workflow", "2", "skill://git-workflow/SKILL.md", "Branch names") {
 		t.Fatalf("weft skills: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
 
@@ -74,4 +75,14 @@ func TestSkillsCommandListsAndFetchesVerifiedFiles(t *testing.T) {
 	if r := runWeft(t, "", false, "skills", url, "nosuch", "--out", dir); r.code != ExitUsage || !strings.Contains(r.stderr, `no skill named "nosuch"`) {
 		t.Errorf("an unknown skill: exit %d, %s", r.code, r.stderr)
 	}
+}
+
+// hasRow reports whether the table out has a row of exactly these cells.
+func hasRow(out string, cells ...string) bool {
+	for line := range strings.Lines(out) {
+		if slices.Equal(strings.Fields(line), strings.Fields(strings.Join(cells, " "))) {
+			return true
+		}
+	}
+	return false
 }
