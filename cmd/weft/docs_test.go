@@ -32,7 +32,8 @@ import (
 //   - A block marked <!-- not run: REASON --> is not run (the test suites,
 //     which include this test).
 //   - Servers that need the network (npx …) are replaced by weft's example
-//     server over stdio; the ports 8080 and 8081 by free ones. A command
+//     server over stdio; the ports 8080 and 8081 by free ones, each README
+//     its own. A command
 //     ending in & is a server left running (until the test ends) once its
 //     port answers. A task ID in a command is replaced by the last one the
 //     commands printed.
@@ -45,6 +46,7 @@ func TestReadmeCommands(t *testing.T) {
 	}
 	d := newDocRunner(t)
 	for _, readme := range readmes {
+		d.ports = map[string]string{} // each README's servers are its own
 		for _, b := range shellBlocks(t, readme) {
 			if b.notRun {
 				continue
@@ -163,7 +165,7 @@ func newDocRunner(t *testing.T) *docRunner {
 		t.Fatal(err)
 	}
 	work := t.TempDir()
-	d := &docRunner{root: root, bin: filepath.Join(work, "bin"), module: filepath.Join(work, "app"), ports: map[string]string{}}
+	d := &docRunner{root: root, bin: filepath.Join(work, "bin"), module: filepath.Join(work, "app")}
 	build := exec.Command("go", "build", "-o", filepath.Join(d.bin, "weft"), ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building weft: %v\n%s", err, out)
