@@ -20,7 +20,9 @@ import (
 // TestReadmeCommands runs every command shown in the READMEs' ```sh and
 // ```bash blocks, in order, and compares what it prints with the ```text
 // block that follows, if any: changing a command's behaviour without
-// changing the docs fails here. How the commands are run:
+// changing the docs fails here. Then it runs the commands quoted in each
+// README's text that name a server and hold no placeholder (see
+// inlineCommands), which must succeed. How the commands are run:
 //
 //   - From the repository's root, with the weft built for the test first in
 //     PATH; `go run ./cmd/weft` runs that weft too. The outputs shown are a
@@ -32,7 +34,8 @@ import (
 //   - A block marked <!-- not run: REASON --> is not run (the test suites,
 //     which include this test).
 //   - Servers that need the network (npx …) are replaced by weft's example
-//     server over stdio; the ports 8080 and 8081 by free ones. A command
+//     server over stdio; the ports 8080 and 8081 by free ones, each README
+//     its own. A command
 //     ending in & is a server left running (until the test ends) once its
 //     port answers. A task ID in a command is replaced by the last one the
 //     commands printed.
@@ -45,6 +48,7 @@ func TestReadmeCommands(t *testing.T) {
 	}
 	d := newDocRunner(t)
 	for _, readme := range readmes {
+		d.ports = map[string]string{} // each README's servers are its own
 		for _, b := range shellBlocks(t, readme) {
 			if b.notRun {
 				continue
@@ -61,7 +65,50 @@ func TestReadmeCommands(t *testing.T) {
 				}
 			}
 		}
+		for _, b := range inlineCommands(t, readme) {
+			d.run(t, b, b.commands[0])
+		}
 	}
+}
+
+// inlineRE matches a command quoted in a README's text: weft, a
+// subcommand and a server to talk to (a URL, or a command after "--").
+var inlineRE = regexp.MustCompile("`(weft [a-z]+ [^`]*(?:http://|-- )[^`]*)`")
+
+// placeholderRE matches what makes a quoted command a pattern rather than
+// one to run: a word in capitals (URL, ADDR), brackets, alternatives, an
+// ellipsis.
+var placeholderRE = regexp.MustCompile(`\b[A-Z][A-Z_]+\b|[\[\]|…]|\.\.\.`)
+
+// inlineCommands returns the commands quoted in the text of the markdown
+// file path (outside code blocks) that name a server and no placeholder:
+// each must succeed as written. Servers left running (serve and proxy with
+// --http) are not among them.
+func inlineCommands(t *testing.T, path string) []shellBlock {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []shellBlock
+	inCode := false
+	for n, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			inCode = !inCode
+			continue
+		}
+		if inCode {
+			continue
+		}
+		for _, m := range inlineRE.FindAllStringSubmatch(line, -1) {
+			c := m[1]
+			if placeholderRE.MatchString(c) || regexp.MustCompile(`^weft (serve|proxy) .*--http`).MatchString(c) {
+				continue
+			}
+			out = append(out, shellBlock{file: path, line: n + 1, commands: []string{c}})
+		}
+	}
+	return out
 }
 
 // shellBlock is one ```sh or ```bash block of a README, with the output
@@ -163,7 +210,7 @@ func newDocRunner(t *testing.T) *docRunner {
 		t.Fatal(err)
 	}
 	work := t.TempDir()
-	d := &docRunner{root: root, bin: filepath.Join(work, "bin"), module: filepath.Join(work, "app"), ports: map[string]string{}}
+	d := &docRunner{root: root, bin: filepath.Join(work, "bin"), module: filepath.Join(work, "app")}
 	build := exec.Command("go", "build", "-o", filepath.Join(d.bin, "weft"), ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building weft: %v\n%s", err, out)

@@ -11,7 +11,6 @@ import (
 	"github.com/weftmcp/weft/client"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/server"
-	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/transport"
 	"github.com/weftmcp/weft/transport/streamable"
 )
@@ -21,12 +20,7 @@ import (
 // the capability and says to add --task.
 func TestMissingCapabilityHint(t *testing.T) {
 	ctx := t.Context()
-	rt, err := tasks.New(tasks.NewMemoryStore(), tasks.NewMemoryBus())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close(context.Background())
-	srv := server.New(mcp.Implementation{Name: "s", Version: "1"}, &server.Options{Tasks: rt})
+	srv := server.New(mcp.Implementation{Name: "s", Version: "1"}, &server.Options{Tasks: memoryRuntime(t)})
 	server.AddTool(srv, &mcp.Tool{Name: "long"}, func(context.Context, *server.Request, struct{}) (string, error) {
 		return "done", nil
 	}, server.Tasks(server.TaskConfig{Support: mcp.TaskSupportRequired}))

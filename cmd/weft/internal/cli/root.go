@@ -67,7 +67,7 @@ every command prints JSON only.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 	root.PersistentFlags().Var(levelFlag{&e.logLevel}, "log-level", "diagnostics on stderr at this level and above: debug, info, warn or error")
 	root.PersistentFlags().VarP(verboseFlag{&e.logLevel}, "verbose", "v", "more diagnostics on stderr: -v for info (such as each task's changes), -vv for debug")
-	root.PersistentFlags().Lookup("verbose").NoOptDefVal = "+"
+	root.PersistentFlags().Lookup("verbose").NoOptDefVal = "+1"
 	root.AddCommand(
 		newDemo(e),
 		newServe(e),
@@ -152,7 +152,7 @@ func (f verboseFlag) Set(string) error {
 	f.v.Set(max(f.v.Level()-4, slog.LevelDebug))
 	return nil
 }
-func (f verboseFlag) Type() string { return "" }
+func (f verboseFlag) Type() string { return "count" }
 
 // runE wraps a command's body: its error gets an exit code (classify).
 func runE(fn func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/weftmcp/weft/auth"
 	"github.com/weftmcp/weft/cmd/weft/internal/console"
 	"github.com/weftmcp/weft/cmd/weft/internal/example"
 	"github.com/weftmcp/weft/mcp"
@@ -67,12 +69,19 @@ func TestNoResources(t *testing.T) {
 // Streamable HTTP on loopback, and returns its URL.
 func exampleServer(t *testing.T) string {
 	t.Helper()
-	rt, err := tasks.New(tasks.NewMemoryStore(), tasks.NewMemoryBus())
+	return serveHTTP(t, example.New(&server.Options{Tasks: memoryRuntime(t)}))
+}
+
+// memoryRuntime is a task runtime in memory for one test, its audit log
+// discarded.
+func memoryRuntime(t *testing.T, opts ...tasks.Option) *tasks.Runtime {
+	t.Helper()
+	rt, err := tasks.New(tasks.NewMemoryStore(), tasks.NewMemoryBus(), append(opts, tasks.WithLogger(slog.New(slog.DiscardHandler)))...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rt.Close(context.Background()) })
-	return serveHTTP(t, example.New(&server.Options{Tasks: rt}))
+	return rt
 }
 
 // TestConfirmAskedOnce answers the example server's yes/no question at a
@@ -156,5 +165,44 @@ func TestSampleCommand(t *testing.T) {
 	r = runWeft(t, "", false, "call", samplingServer(t), "ask", "q=?")
 	if !strings.Contains(r.stdout+r.stderr, "--sample-command") {
 		t.Errorf("unanswerable sampling: exit %d, stdout %q, stderr %q; want a hint at --sample-command", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestTasksListPages lists, in a new session, the tasks a user started in
+// earlier ones, on a server whose pages hold two tasks: every page is
+// read. The user is the same for every request (as a token would say).
+func TestTasksListPages(t *testing.T) {
+	mux := http.NewServeMux()
+	h := streamable.NewHandler(example.New(&server.Options{Tasks: memoryRuntime(t, tasks.WithPageSize(2))}), nil)
+	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		user := &auth.TokenInfo{Issuer: "https://as.example", Subject: "ada"}
+		h.ServeHTTP(w, r.WithContext(auth.ContextWithTokenInfo(r.Context(), user)))
+	}))
+	hs := httptest.NewServer(mux)
+	t.Cleanup(hs.Close)
+	url := hs.URL + "/mcp"
+
+	var ids []string
+	for range 5 {
+		r := runWeft(t, "", false, "call", url, "sleep", "seconds=0", "--task", "--detach", "--json")
+		var st struct {
+			TaskID string `json:"taskId"`
+		}
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &st) != nil || st.TaskID == "" {
+			t.Fatalf("starting a task: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+		}
+		ids = append(ids, st.TaskID)
+	}
+	r := runWeft(t, "", false, "tasks", "list", url)
+	if r.code != 0 {
+		t.Fatalf("weft tasks list: exit %d, stderr %q", r.code, r.stderr)
+	}
+	for _, id := range ids {
+		if !strings.Contains(r.stdout, id) {
+			t.Errorf("weft tasks list does not show task %s:\n%s", id, r.stdout)
+		}
+	}
+	if !strings.HasPrefix(r.stdout, "TASK ") {
+		t.Errorf("weft tasks list printed no table for people:\n%s", r.stdout)
 	}
 }
