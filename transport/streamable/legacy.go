@@ -28,7 +28,7 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 			"the Mcp-Session-Id header is missing: start a session with initialize, then send the ID it returns with every request"))
 		return
 	}
-	s, err := h.sessions.find(r.Context(), sid, auth.PrincipalFrom(r.Context()), sse.ClientKey(r))
+	s, err := h.sessions.find(r, sid)
 	if err != nil {
 		writeError(w, http.StatusServiceUnavailable, firstID(p), jsonrpc.NewError(codeTransport, "cannot reach the session store: %v", err))
 		return
@@ -162,7 +162,7 @@ func (h *Handler) serveGet(w http.ResponseWriter, r *http.Request) {
 		modernOnly(w, r)
 		return
 	}
-	s, err := h.sessions.find(r.Context(), sid, auth.PrincipalFrom(r.Context()), sse.ClientKey(r))
+	s, err := h.sessions.find(r, sid)
 	if err != nil {
 		writeError(w, http.StatusServiceUnavailable, jsonrpc.ID{}, jsonrpc.NewError(codeTransport, "cannot reach the session store: %v", err))
 		return

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
+	"github.com/weftmcp/weft/auth"
 	"github.com/weftmcp/weft/sessions"
+	"github.com/weftmcp/weft/transport/sse"
 )
 
 // This file serves legacy sessions kept in a shared sessions.Store
@@ -116,17 +119,18 @@ func (t *sessionTable) touchEvery() time.Duration {
 	return time.Duration(1<<63 - 1) // sessions never expire: LastSeen need not move
 }
 
-// find returns the live session with the ID if principal started it, or
-// nil. Without a shared store that is the table's; with one, the store
-// says, in one round trip, whether the session lives, and a session the
-// table lacks is taken over from it. The error is the store's.
-func (t *sessionTable) find(ctx context.Context, id, principal, client string) (*session, error) {
+// find returns the live session with the ID if the principal of r started
+// it, or nil. Without a shared store that is the table's; with one, the
+// store says, in one round trip, whether the session lives, and a session
+// the table lacks is taken over from it. The error is the store's.
+func (t *sessionTable) find(r *http.Request, id string) (*session, error) {
+	principal := auth.PrincipalFrom(r.Context())
 	store := t.h.opts.Sessions
 	if store == nil {
 		return t.lookupOf(id, principal), nil
 	}
 	local := t.lookup(id)
-	rec, err := store.Touch(ctx, id, t.now(), t.touchEvery())
+	rec, err := store.Touch(r.Context(), id, t.now(), t.touchEvery())
 	switch {
 	case errors.Is(err, sessions.ErrNotFound) || err == nil && rec.Ended:
 		if local != nil {
@@ -141,7 +145,7 @@ func (t *sessionTable) find(ctx context.Context, id, principal, client string) (
 		local.stored.Store(rec)
 		return local, nil
 	}
-	return t.adopt(rec, client)
+	return t.adopt(rec, sse.ClientKey(r))
 }
 
 // adopt makes the table hold a session another instance started, from its
