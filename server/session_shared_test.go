@@ -64,6 +64,7 @@ func (c *countingStore) End(ctx context.Context, id string) error {
 
 // instance is one server of a test cluster.
 type instance struct {
+	srv *Server
 	url string
 	h   *streamable.Handler
 	hs  *httptest.Server
@@ -91,11 +92,12 @@ func startInstance(t *testing.T, ss sessions.Store, ts tasks.Store, bus tasks.Bu
 			}
 			return "shouted", nil
 		}, optional)
+	s.AddResource(&mcp.Resource{URI: "test://static", Name: "static"}, staticText("static text"))
 	h := streamable.NewHandler(s, &streamable.HandlerOptions{Logger: quietLogger, Sessions: ss})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	hs := httptest.NewServer(mux)
-	in := &instance{url: hs.URL + "/mcp", h: h, hs: hs, rt: rt}
+	in := &instance{srv: s, url: hs.URL + "/mcp", h: h, hs: hs, rt: rt}
 	t.Cleanup(func() { in.stop(t) })
 	return in
 }
@@ -196,5 +198,38 @@ func TestSharedSessions_ALegacyTaskIsReadableAfterARestart(t *testing.T) {
 	res := nextMessage(t, messages(t, post(t, restarted.url, `{"jsonrpc":"2.0","id":4,"method":"tasks/result","params":{"taskId":"`+id+`"}}`, hdr)))
 	if !strings.Contains(string(res), "shouted") {
 		t.Fatalf("tasks/result after a restart: %s, want the tool's result", res)
+	}
+}
+
+// A subscription made through one instance is kept in the store, and the
+// instance holding the client's GET stream notifies it.
+func TestSharedSessions_ASubscriptionMadeElsewhereIsNotified(t *testing.T) {
+	store := sessions.NewMemoryStore()
+	ts, bus := tasks.NewMemoryStore(), tasks.NewMemoryBus()
+	a, b := startInstance(t, store, ts, bus), startInstance(t, store, ts, bus)
+	hdr := initializeOn(t, a.url)
+	post(t, a.url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr)
+	if msg := nextMessage(t, messages(t, post(t, b.url, `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"test://static"}}`, hdr))); member(t, msg, "result") != "{}" {
+		t.Fatalf("resources/subscribe on B: %s", msg)
+	}
+	if rec, err := store.Get(context.Background(), hdr["Mcp-Session-Id"]); err != nil || len(rec.Subscriptions) != 1 || rec.Subscriptions[0] != "test://static" {
+		t.Fatalf("the stored session after subscribing: %+v, %v", rec, err)
+	}
+	req, _ := http.NewRequest(http.MethodGet, a.url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	get, err := http.DefaultClient.Do(req)
+	if err != nil || get.StatusCode != http.StatusOK {
+		t.Fatalf("GET on A: %v %v", get, err)
+	}
+	defer get.Body.Close()
+	stream := messages(t, get)
+	if err := a.srv.ResourceUpdated(context.Background(), "test://static"); err != nil {
+		t.Fatal(err)
+	}
+	if msg := nextMessage(t, stream); member(t, msg, "method") != `"notifications/resources/updated"` || member(t, msg, "params", "uri") != `"test://static"` {
+		t.Fatalf("A's GET stream carried %s, want resources/updated for the subscription made on B", msg)
 	}
 }
