@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/weftmcp/weft/auth"
@@ -60,7 +61,7 @@ func (s sharedSession) Subscribe(ctx context.Context, uri string) error {
 		return fmt.Errorf("streamable: storing a subscription of session %s: %w", s.id, err)
 	}
 	s.changeStored(func(r *sessions.Record) {
-		if !containsString(r.Subscriptions, uri) {
+		if !slices.Contains(r.Subscriptions, uri) {
 			r.Subscriptions = append(r.Subscriptions, uri)
 		}
 	})
@@ -73,13 +74,7 @@ func (s sharedSession) Unsubscribe(ctx context.Context, uri string) error {
 		return fmt.Errorf("streamable: storing an unsubscription of session %s: %w", s.id, err)
 	}
 	s.changeStored(func(r *sessions.Record) {
-		subs := r.Subscriptions[:0]
-		for _, u := range r.Subscriptions {
-			if u != uri {
-				subs = append(subs, u)
-			}
-		}
-		r.Subscriptions = subs
+		r.Subscriptions = slices.DeleteFunc(r.Subscriptions, func(u string) bool { return u == uri })
 	})
 	return nil
 }
@@ -98,15 +93,6 @@ func (s *session) changeStored(fn func(*sessions.Record)) {
 			return
 		}
 	}
-}
-
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // touchEvery is how stale a session's LastSeen may be in the store before
