@@ -12,7 +12,7 @@ import (
 
 // initialize answers the legacy handshake: it negotiates the version,
 // declares what is served now, and records the client on the session.
-func (s *Server) initialize(_ context.Context, r *Request, p *mcp.InitializeParams) (result, error) {
+func (s *Server) initialize(ctx context.Context, r *Request, p *mcp.InitializeParams) (result, error) {
 	if r.session == nil {
 		return nil, methodNotFound(r.method, "initialize exists only on a connection (legacy protocol versions)")
 	}
@@ -22,6 +22,9 @@ func (s *Server) initialize(_ context.Context, r *Request, p *mcp.InitializePara
 	v := mcp.Negotiate(p.ProtocolVersion)
 	caps := s.capabilities(v)
 	if err := r.session.initialize(p, v, caps); err != nil {
+		return nil, err
+	}
+	if err := r.session.establish(ctx, p, v); err != nil {
 		return nil, err
 	}
 	r.session.started()

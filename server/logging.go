@@ -46,9 +46,14 @@ func (r *Request) Log(ctx context.Context, level mcp.LoggingLevel, logger string
 }
 
 // setLevel answers logging/setLevel (legacy): the session's log threshold.
-func (s *Server) setLevel(_ context.Context, r *Request, p *mcp.SetLevelParams) (result, error) {
+func (s *Server) setLevel(ctx context.Context, r *Request, p *mcp.SetLevelParams) (result, error) {
 	if !p.Level.Valid() {
 		return nil, invalidParams("level %q is not a logging level; use debug, info, notice, warning, error, critical, alert or emergency", p.Level)
+	}
+	if sh := r.session.shared; sh != nil {
+		if err := sh.SetLevel(ctx, string(p.Level)); err != nil {
+			return nil, storeError(err)
+		}
 	}
 	r.session.mu.Lock()
 	r.session.level = p.Level

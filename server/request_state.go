@@ -68,7 +68,7 @@ func (s *Server) openState(r *Request, token string) (*statePayload, error) {
 	var p statePayload
 	if !ok || json.Unmarshal(raw, &p) != nil || p.Format != stateFormat {
 		return nil, invalidParams("requestState failed its integrity check: it was altered, or issued by a server with another " +
-			"state key (instances serving the same clients must share Options.StateKey); retry the request without requestState and inputResponses")
+			"state key (instances serving the same clients must share Options.StateKey, for example from their sessions.Store); retry the request without requestState and inputResponses")
 	}
 	if now := s.now().UnixMilli(); now > p.Expires {
 		return nil, invalidParams("requestState expired at %s; retry the request without requestState and inputResponses",

@@ -13,15 +13,27 @@ import (
 // payload is readable by whoever holds the token, so it never carries secrets.
 // Each use has its own key, derived from the server key with a purpose label,
 // so a cursor can never pass as a requestState or the other way round.
+// During a key rotation the previous server keys still open tokens.
 type sealer struct {
-	key []byte
+	key      []byte   // signs and opens
+	previous [][]byte // only open
 }
 
-// newSealer derives the sealer for purpose from the server key.
-func newSealer(serverKey []byte, purpose string) sealer {
+// newSealer derives the sealer for purpose from the server key and the
+// previous server keys.
+func newSealer(serverKey []byte, previous [][]byte, purpose string) sealer {
+	s := sealer{key: derive(serverKey, purpose)}
+	for _, k := range previous {
+		s.previous = append(s.previous, derive(k, purpose))
+	}
+	return s
+}
+
+// derive returns the key for purpose from a server key.
+func derive(serverKey []byte, purpose string) []byte {
 	mac := hmac.New(sha256.New, serverKey)
 	mac.Write([]byte("weft/server/" + purpose))
-	return sealer{key: mac.Sum(nil)}
+	return mac.Sum(nil)
 }
 
 // randomKey returns a fresh 32-byte key from crypto/rand.
@@ -47,10 +59,20 @@ func (s sealer) open(token string) (payload []byte, ok bool) {
 		return nil, false
 	}
 	payload, sum := raw[:len(raw)-sha256.Size], raw[len(raw)-sha256.Size:]
-	mac := hmac.New(sha256.New, s.key)
-	mac.Write(payload)
-	if !hmac.Equal(mac.Sum(nil), sum) {
-		return nil, false
+	if signed(s.key, payload, sum) {
+		return payload, true
 	}
-	return payload, true
+	for _, k := range s.previous {
+		if signed(k, payload, sum) {
+			return payload, true
+		}
+	}
+	return nil, false
+}
+
+// signed reports whether sum is the HMAC of payload under key.
+func signed(key, payload, sum []byte) bool {
+	mac := hmac.New(sha256.New, key)
+	mac.Write(payload)
+	return hmac.Equal(mac.Sum(nil), sum)
 }

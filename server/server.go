@@ -39,8 +39,14 @@ type Options struct {
 	// key is made per process, which is right for one process; several
 	// instances serving the same clients (behind a load balancer) must share
 	// one key, or a retry or a next page that lands on another instance is
-	// rejected as tampered. Use at least 32 random bytes.
+	// rejected as tampered. Use at least 32 random bytes. A
+	// sessions.Store holds one for every instance on it (StateKey).
 	StateKey []byte
+	// PreviousStateKeys still verify what they signed, but sign nothing:
+	// to rotate the key without failing the exchanges in flight, make the
+	// new key StateKey and the old one a previous key until StateTTL has
+	// passed.
+	PreviousStateKeys [][]byte
 	// StateTTL is how long a requestState is accepted after it was issued;
 	// 0 means DefaultStateTTL.
 	StateTTL time.Duration
@@ -155,8 +161,8 @@ func New(info mcp.Implementation, opts *Options) *Server {
 	if len(key) == 0 {
 		key = randomKey()
 	}
-	s.states = newSealer(key, "request-state")
-	s.cursors = newSealer(key, "cursor")
+	s.states = newSealer(key, s.opts.PreviousStateKeys, "request-state")
+	s.cursors = newSealer(key, s.opts.PreviousStateKeys, "cursor")
 	raw, err := json.Marshal(info)
 	if err != nil {
 		panic("server: the server's Implementation cannot be encoded: " + err.Error())

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -40,9 +41,10 @@ type Session struct {
 	conn      *jsonrpc.Conn
 	id        string
 	principal string
-	out       *outbox             // change notifications to send; made on the first (see postChange)
-	exchanges transport.Exchanges // the stream's, when its requests arrive in HTTP exchanges
-	parent    context.Context     // Connect's: the session closes when it ends
+	out       *outbox                 // change notifications to send; made on the first (see postChange)
+	exchanges transport.Exchanges     // the stream's, when its requests arrive in HTTP exchanges
+	shared    transport.SharedSession // the stream's, when the session's state is kept in a shared store
+	parent    context.Context         // Connect's: the session closes when it ends
 	// handlersEnded reports, without a lock, that the handlers' context has
 	// ended or must end once made (see handlersContext).
 	handlersEnded atomic.Bool
@@ -110,6 +112,9 @@ func (s *Server) Connect(ctx context.Context, stream jsonrpc.Stream, opts *Conne
 	}
 	ss := &Session{srv: s, id: o.SessionID, principal: o.Principal, parent: ctx}
 	ss.exchanges, _ = stream.(transport.Exchanges)
+	if err := ss.share(stream); err != nil {
+		return nil, err
+	}
 	s.hub.addSession(ss) // before any request is served: tasks find their session by ID
 	watched := watch(stream, ss)
 	ss.conn = jsonrpc.NewConn(watched, jsonrpc.ConnOptions{
@@ -442,10 +447,16 @@ func (ss *Session) initialize(p *mcp.InitializeParams, version string, declared 
 		return jsonrpc.NewError(jsonrpc.CodeInvalidRequest, "the session is already initialized (protocol version %s); initialize may be sent only once", ss.version)
 	}
 	ss.phase, ss.version, ss.caps, ss.client = phaseInitializing, version, p.Capabilities, p.ClientInfo
+	ss.noteListChangedLocked(declared)
+	return nil
+}
+
+// noteListChangedLocked records which lists the client was told may
+// change; ss.mu is held.
+func (ss *Session) noteListChangedLocked(declared mcp.ServerCapabilities) {
 	ss.listChanged[featureTools] = declared.Tools != nil && declared.Tools.ListChanged
 	ss.listChanged[featurePrompts] = declared.Prompts != nil && declared.Prompts.ListChanged
 	ss.listChanged[featureResources] = declared.Resources != nil && declared.Resources.ListChanged
-	return nil
 }
 
 // allowBatch reports whether the negotiated version allows JSON-RPC batches.
@@ -475,6 +486,9 @@ func (ss *Session) callAbandoned(id jsonrpc.ID, method string, cause error) {
 
 // logLevel returns the level set by logging/setLevel, "" when none.
 func (ss *Session) logLevel() mcp.LoggingLevel {
+	if rec := ss.stored(); rec != nil {
+		return mcp.LoggingLevel(rec.Level)
+	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	return ss.level
@@ -490,6 +504,9 @@ func (ss *Session) wantsListChanged(f feature) bool {
 
 // subscribed reports whether the session subscribed to uri.
 func (ss *Session) subscribed(uri string) bool {
+	if rec := ss.stored(); rec != nil {
+		return slices.Contains(rec.Subscriptions, uri)
+	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	return ss.subs[uri]

@@ -8,11 +8,16 @@ import (
 
 // subscribe answers resources/subscribe (legacy): the session gets
 // notifications/resources/updated for the URI from now on.
-func (s *Server) subscribe(_ context.Context, r *Request, p *mcp.SubscribeParams) (result, error) {
+func (s *Server) subscribe(ctx context.Context, r *Request, p *mcp.SubscribeParams) (result, error) {
 	if p.URI == "" {
 		return nil, invalidParams("resources/subscribe needs a uri")
 	}
 	ss := r.session
+	if ss.shared != nil {
+		if err := ss.shared.Subscribe(ctx, p.URI); err != nil {
+			return nil, storeError(err)
+		}
+	}
 	ss.mu.Lock()
 	if ss.subs == nil {
 		ss.subs = make(map[string]bool)
@@ -23,11 +28,16 @@ func (s *Server) subscribe(_ context.Context, r *Request, p *mcp.SubscribeParams
 }
 
 // unsubscribe answers resources/unsubscribe (legacy).
-func (s *Server) unsubscribe(_ context.Context, r *Request, p *mcp.UnsubscribeParams) (result, error) {
+func (s *Server) unsubscribe(ctx context.Context, r *Request, p *mcp.UnsubscribeParams) (result, error) {
 	if p.URI == "" {
 		return nil, invalidParams("resources/unsubscribe needs a uri")
 	}
 	ss := r.session
+	if ss.shared != nil {
+		if err := ss.shared.Unsubscribe(ctx, p.URI); err != nil {
+			return nil, storeError(err)
+		}
+	}
 	ss.mu.Lock()
 	delete(ss.subs, p.URI)
 	ss.mu.Unlock()

@@ -289,6 +289,7 @@ func params(dir string, setup func(*testscript.Env) error) testscript.Params {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"waitfile":   cmdWaitFile,
+			"legacy":     cmdLegacy,
 			"stdoutjson": cmdStdoutJSON,
 			"setjson":    cmdSetJSON,
 			"exits":      cmdExits,

@@ -68,6 +68,8 @@ CREATE TABLE weft_task_inputs (
 	UNIQUE (task_seq, key)
 );
 `,
+	// Version 2: legacy sessions (see SessionStore).
+	sessionsSchema,
 }
 
 // migrate brings the schema to the newest version in one transaction.

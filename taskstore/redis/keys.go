@@ -16,6 +16,10 @@ type keys struct {
 	active  string // sorted set of unfinished task IDs by key deadline (ms)
 	actives string // + principal: the same, per principal
 	signals string // the Bus's pub/sub channel
+
+	session  string // + session ID: the session's hash (+ ":subs": its subscriptions' set)
+	sessions string // sorted set of session IDs by LastSeen (ms)
+	stateKey string // the request-state key every instance shares
 }
 
 func newKeys(prefix string) keys {
@@ -29,6 +33,10 @@ func newKeys(prefix string) keys {
 		active:  tag + "active",
 		actives: tag + "active:",
 		signals: tag + "signals",
+
+		session:  tag + "session:",
+		sessions: tag + "sessions",
+		stateKey: tag + "state-key",
 	}
 }
 

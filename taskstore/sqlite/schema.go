@@ -70,6 +70,8 @@ CREATE TABLE weft_signals (
 );
 CREATE INDEX weft_signals_by_time ON weft_signals (published_ms);
 `,
+	// Version 2: legacy sessions (see SessionStore).
+	sessionsSchema,
 }
 
 // migrate brings the schema to the newest version in one write

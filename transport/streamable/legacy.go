@@ -28,7 +28,11 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 			"the Mcp-Session-Id header is missing: start a session with initialize, then send the ID it returns with every request"))
 		return
 	}
-	s := h.sessions.lookupOf(sid, auth.PrincipalFrom(r.Context()))
+	s, err := h.sessions.find(r, sid)
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, firstID(p), jsonrpc.NewError(codeTransport, "cannot reach the session store: %v", err))
+		return
+	}
 	if s == nil {
 		writeError(w, http.StatusNotFound, firstID(p), jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
 		return
@@ -139,7 +143,11 @@ func (h *Handler) connect(s *session) (err error) {
 			err = fmt.Errorf("the server panicked: %v", v)
 		}
 	}()
-	return h.srv.ConnectSession(h.ctx, s, transport.SessionInfo{ID: s.id, Principal: s.principal})
+	var stream jsonrpc.Stream = s
+	if h.opts.Sessions != nil {
+		stream = sharedSession{s}
+	}
+	return h.srv.ConnectSession(h.ctx, stream, transport.SessionInfo{ID: s.id, Principal: s.principal})
 }
 
 // serveGet opens a legacy session's GET stream, or resumes a stream with
@@ -154,7 +162,11 @@ func (h *Handler) serveGet(w http.ResponseWriter, r *http.Request) {
 		modernOnly(w, r)
 		return
 	}
-	s := h.sessions.lookupOf(sid, auth.PrincipalFrom(r.Context()))
+	s, err := h.sessions.find(r, sid)
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, jsonrpc.ID{}, jsonrpc.NewError(codeTransport, "cannot reach the session store: %v", err))
+		return
+	}
 	if s == nil {
 		writeError(w, http.StatusNotFound, jsonrpc.ID{}, jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
 		return
@@ -194,6 +206,17 @@ func (h *Handler) serveDelete(w http.ResponseWriter, r *http.Request) {
 	sid := r.Header.Get(headerSessionID)
 	if sid == "" {
 		modernOnly(w, r)
+		return
+	}
+	if h.opts.Sessions != nil {
+		switch ok, err := h.sessions.endShared(r.Context(), sid, auth.PrincipalFrom(r.Context())); {
+		case err != nil:
+			writeError(w, http.StatusServiceUnavailable, jsonrpc.ID{}, jsonrpc.NewError(codeTransport, "cannot reach the session store: %v", err))
+		case !ok:
+			writeError(w, http.StatusNotFound, jsonrpc.ID{}, jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
+		default:
+			w.WriteHeader(http.StatusNoContent)
+		}
 		return
 	}
 	s := h.sessions.lookupOf(sid, auth.PrincipalFrom(r.Context()))

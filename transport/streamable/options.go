@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/weftmcp/weft/jsonrpc"
+	"github.com/weftmcp/weft/sessions"
 	"github.com/weftmcp/weft/transport/sse"
 )
 
@@ -45,6 +46,14 @@ type HandlerOptions struct {
 	// MaxBodyBytes bounds a POST body; a larger one is refused with 413. 0
 	// means jsonrpc.DefaultMaxMessageSize (4 MiB).
 	MaxBodyBytes int64
+	// Sessions keeps legacy sessions where every Handler sharing the store
+	// serves them (several instances behind a load balancer, or one
+	// restarted): a request naming a session another instance started is
+	// served from the stored state, without a new initialize; DELETE ends
+	// a session everywhere; SessionIdleTimeout holds for the cluster. Each
+	// request of a session then costs one round trip to the store. Nil
+	// keeps sessions in this Handler's memory only.
+	Sessions sessions.Store
 	// EventStore keeps the events of legacy SSE streams for resumption with
 	// Last-Event-ID. Nil means a MemoryEventStore of DefaultEventStoreBytes.
 	EventStore EventStore

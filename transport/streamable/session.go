@@ -13,6 +13,7 @@ import (
 
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/sessions"
 	"github.com/weftmcp/weft/transport/sse"
 )
 
@@ -41,6 +42,9 @@ type session struct {
 	principal  string       // who initialized the session (auth.PrincipalFrom); only they reach it
 	client     string       // the client its per-client limit counts it against (sse.ClientKey)
 	lastActive atomic.Int64 // unix nanoseconds of the last HTTP activity
+	// stored is the session's state in the shared store (HandlerOptions.Sessions)
+	// as last read, nil without one or before initialize (see shared.go).
+	stored atomic.Pointer[sessions.Record]
 
 	mu       sync.Mutex
 	version  string            // negotiated protocol version, once initialize is answered

@@ -53,17 +53,23 @@ func (t *sessionTable) create(principal, client string) (*session, error) {
 	case max > 0 && len(t.m) >= max:
 		return nil, fmt.Errorf("%w: the server holds its limit of %d sessions; retry later, or raise HandlerOptions.MaxSessions (weft: --max-sessions)", errTooManySessions, max)
 	}
+	t.insertLocked(s)
+	return s, nil
+}
+
+// insertLocked adds s to the table and starts the expiry goroutine if it
+// has not started; t.mu is held.
+func (t *sessionTable) insertLocked(s *session) {
 	if t.m == nil {
 		t.m = make(map[string]*session)
 		t.ofClient = make(map[string]int)
 	}
 	t.m[s.id] = s
-	t.ofClient[client]++
+	t.ofClient[s.client]++
 	if t.janitor == nil && t.h.opts.SessionIdleTimeout > 0 {
 		t.janitor = make(chan struct{})
 		go t.expire(t.janitor, t.h.opts.SessionIdleTimeout)
 	}
-	return s, nil
 }
 
 // idleNote says when idle sessions end, for a message.
@@ -165,7 +171,9 @@ func (t *sessionTable) expire(stop chan struct{}, idle time.Duration) {
 	for {
 		select {
 		case <-tick.C:
-			t.sweep(t.now())
+			now := t.now()
+			t.sweep(now)
+			t.sweepStore(now)
 		case <-stop:
 			return
 		}

@@ -56,11 +56,15 @@ The proxy stops when the wrapped server exits, and on SIGINT or SIGTERM.
 				return err
 			}
 			defer rt.Close()
+			opts := rt.ServerOptions(logger)
+			if err := f.shareSessions(ctx, rt.Store, opts); err != nil {
+				return err
+			}
 			stream, err := transport.NewCommand(exec.Command(args[0], args[1:]...), transport.WithStderr(e.stderr), transport.WithGracePeriod(stdioGrace))
 			if err != nil {
 				return err
 			}
-			p, err := proxy.Connect(ctx, stream, rt.ServerOptions(logger))
+			p, err := proxy.Connect(ctx, stream, opts)
 			if err != nil {
 				return err
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/weftmcp/weft/cmd/weft/internal/httpserve"
 	"github.com/weftmcp/weft/cmd/weft/internal/store"
 	"github.com/weftmcp/weft/server"
+	"github.com/weftmcp/weft/sessions"
 	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/transport"
 )
@@ -36,12 +37,17 @@ type listenFlags struct {
 
 	// endpoint holds the HTTP endpoint's origins, limits and timeouts.
 	endpoint httpFlags
+	// sessionSecret signs request state (see shareSessions); sessions
+	// keeps the legacy sessions, nil for this process only.
+	sessionSecret string
+	sessions      sessions.Store
 }
 
 // add declares the flags on cmd; withStdio adds --stdio.
 func (f *listenFlags) add(cmd *cobra.Command, withStdio bool) {
 	cmd.Flags().StringVar(&f.http, "http", "", "serve Streamable HTTP on this address (HOST:PORT; port 0 picks a free one), at /mcp")
 	f.endpoint.add(cmd)
+	f.addSessionFlags(cmd)
 	if withStdio {
 		cmd.Flags().BoolVar(&f.stdio, "stdio", false, "serve one client on stdin and stdout")
 	}
@@ -102,7 +108,11 @@ its server was lost. Give each server its own --instance name.
 				return err
 			}
 			defer rt.Close()
-			srv := example.New(rt.ServerOptions(logger))
+			opts := rt.ServerOptions(logger)
+			if err := f.shareSessions(cmd.Context(), rt.Store, opts); err != nil {
+				return err
+			}
+			srv := example.New(opts)
 			return serveServer(cmd.Context(), e, srv, &f, rt.Store.Description, logger)
 		}),
 	}
@@ -123,6 +133,7 @@ func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags
 	if err != nil {
 		return err
 	}
+	opts.Handler.Sessions = f.sessions
 	ln, err := httpserve.Listen(f.http)
 	if err != nil {
 		return err

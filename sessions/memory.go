@@ -1,0 +1,161 @@
+package sessions
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// MemoryStore is a Store in the memory of one process: the Handlers of one
+// process that share it serve each other's sessions. Create one with
+// NewMemoryStore.
+type MemoryStore struct {
+	mu  sync.Mutex
+	m   map[string]*Record
+	key []byte
+}
+
+var _ Store = (*MemoryStore)(nil)
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore() *MemoryStore { return &MemoryStore{m: make(map[string]*Record)} }
+
+// Create implements Store.
+func (s *MemoryStore) Create(ctx context.Context, rec *Record) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sessions: create: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.m[rec.ID]; ok {
+		return fmt.Errorf("%w: %s", ErrExists, rec.ID)
+	}
+	s.m[rec.ID] = rec.Clone()
+	return nil
+}
+
+// Get implements Store.
+func (s *MemoryStore) Get(ctx context.Context, id string) (*Record, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sessions: get: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.m[id]
+	if !ok {
+		return nil, ErrNotFound
+	}
+	return rec.Clone(), nil
+}
+
+// Touch implements Store.
+func (s *MemoryStore) Touch(ctx context.Context, id string, now time.Time, every time.Duration) (*Record, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sessions: touch: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.m[id]
+	if !ok {
+		return nil, ErrNotFound
+	}
+	if !rec.Ended && rec.LastSeen.Before(now.Add(-every)) {
+		rec.LastSeen = now
+	}
+	return rec.Clone(), nil
+}
+
+// live runs fn on the live session with the ID, under the lock.
+func (s *MemoryStore) live(ctx context.Context, op, id string, fn func(*Record)) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sessions: %s: %w", op, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.m[id]
+	if !ok || rec.Ended {
+		return ErrNotFound
+	}
+	fn(rec)
+	return nil
+}
+
+// SetLevel implements Store.
+func (s *MemoryStore) SetLevel(ctx context.Context, id, level string) error {
+	return s.live(ctx, "set level", id, func(r *Record) { r.Level = level })
+}
+
+// Subscribe implements Store.
+func (s *MemoryStore) Subscribe(ctx context.Context, id, uri string) error {
+	return s.live(ctx, "subscribe", id, func(r *Record) {
+		if !slices.Contains(r.Subscriptions, uri) {
+			r.Subscriptions = append(r.Subscriptions, uri)
+		}
+	})
+}
+
+// Unsubscribe implements Store.
+func (s *MemoryStore) Unsubscribe(ctx context.Context, id, uri string) error {
+	return s.live(ctx, "unsubscribe", id, func(r *Record) {
+		r.Subscriptions = slices.DeleteFunc(r.Subscriptions, func(u string) bool { return u == uri })
+	})
+}
+
+// End implements Store.
+func (s *MemoryStore) End(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sessions: end: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.m[id]
+	if !ok {
+		return ErrNotFound
+	}
+	rec.Ended = true
+	return nil
+}
+
+// Expire implements Store.
+func (s *MemoryStore) Expire(ctx context.Context, idleBefore time.Time, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sessions: expire: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var ids []string
+	for id, rec := range s.m {
+		if len(ids) >= limit {
+			break
+		}
+		if rec.LastSeen.Before(idleBefore) {
+			ids = append(ids, id)
+			delete(s.m, id)
+		}
+	}
+	return ids, nil
+}
+
+// StateKey implements Store.
+func (s *MemoryStore) StateKey(ctx context.Context) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sessions: state key: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.key == nil {
+		s.key = NewKey()
+	}
+	return slices.Clone(s.key), nil
+}
+
+// NewKey returns 32 bytes from crypto/rand: a state key for a driver's
+// StateKey to store.
+func NewKey() []byte {
+	key := make([]byte, 32)
+	rand.Read(key) // never fails (Go 1.24+ crashes the program instead)
+	return key
+}

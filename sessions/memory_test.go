@@ -1,0 +1,12 @@
+package sessions_test
+
+import (
+	"testing"
+
+	"github.com/weftmcp/weft/sessions"
+	"github.com/weftmcp/weft/sessions/sessiontest"
+)
+
+func TestMemoryStoreContract(t *testing.T) {
+	sessiontest.TestStore(t, func(t *testing.T) sessions.Store { return sessions.NewMemoryStore() })
+}

@@ -1,0 +1,396 @@
+package sessiontest
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/weftmcp/weft/sessions"
+)
+
+// TestStore runs the contract against fresh stores from open, one per
+// subtest.
+func TestStore(t *testing.T, open func(t *testing.T) sessions.Store) {
+	run(t, func(t *testing.T) (sessions.Store, sessions.Store) {
+		s := open(t)
+		return s, s
+	})
+}
+
+// TestStorePair runs the contract with two handles on one fresh backing
+// store per subtest, standing for two instances: writes go through one and
+// reads through the other.
+func TestStorePair(t *testing.T, open func(t *testing.T) (a, b sessions.Store)) {
+	run(t, open)
+}
+
+type opener func(t *testing.T) (a, b sessions.Store)
+
+func run(t *testing.T, open opener) {
+	tests := []struct {
+		name string
+		fn   func(*testing.T, opener)
+	}{
+		{"CreateIsVisibleAtOnce", testCreate},
+		{"CreateRejectsDuplicateID", testDuplicate},
+		{"MissingSessionIsNotFound", testMissing},
+		{"RecordsAreCopies", testCopies},
+		{"TouchWritesOnlyWhenStale", testTouch},
+		{"LevelAndSubscriptions", testState},
+		{"ConcurrentSubscriptionsAreAllKept", testConcurrentSubscribe},
+		{"EndEndsEverywhere", testEnd},
+		{"ExpireDeletesIdleSessions", testExpire},
+		{"StateKeyIsOneForTheStore", testStateKey},
+		{"CancelledContext", testCancelled},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { tt.fn(t, open) })
+	}
+}
+
+// epoch is the kit's "now", with millisecond precision.
+var epoch = time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
+
+// newRecord returns a session with every field set.
+func newRecord(principal string) *sessions.Record {
+	return &sessions.Record{
+		ID:            rand.Text(),
+		Principal:     principal,
+		Version:       "2025-11-25",
+		Capabilities:  json.RawMessage(`{"elicitation":{},"roots":{"listChanged":true}}`),
+		ClientInfo:    json.RawMessage(`{"name":"kit","version":"1.0.0"}`),
+		Level:         "info",
+		Subscriptions: []string{"file:///a", "file:///b"},
+		CreatedAt:     epoch,
+		LastSeen:      epoch.Add(time.Millisecond),
+	}
+}
+
+func create(t *testing.T, s sessions.Store, rec *sessions.Record) *sessions.Record {
+	t.Helper()
+	if err := s.Create(context.Background(), rec); err != nil {
+		t.Fatalf("Create(%s): %v", rec.ID, err)
+	}
+	return rec
+}
+
+func get(t *testing.T, s sessions.Store, id string) *sessions.Record {
+	t.Helper()
+	rec, err := s.Get(context.Background(), id)
+	if err != nil {
+		t.Fatalf("Get(%s): %v", id, err)
+	}
+	return rec
+}
+
+// same fails the test unless got equals want, comparing times as instants
+// and subscriptions as sets.
+func same(t *testing.T, what string, got, want *sessions.Record) {
+	t.Helper()
+	if g, w := normal(got), normal(want); !reflect.DeepEqual(g, w) {
+		t.Fatalf("%s: the stored session differs\n got: %+v\nwant: %+v", what, g, w)
+	}
+}
+
+func normal(r *sessions.Record) *sessions.Record {
+	c := r.Clone()
+	c.CreatedAt, c.LastSeen = c.CreatedAt.UTC(), c.LastSeen.UTC()
+	slices.Sort(c.Subscriptions)
+	if len(c.Subscriptions) == 0 {
+		c.Subscriptions = nil
+	}
+	if len(c.Capabilities) == 0 {
+		c.Capabilities = nil
+	}
+	if len(c.ClientInfo) == 0 {
+		c.ClientInfo = nil
+	}
+	return c
+}
+
+func testCreate(t *testing.T, open opener) {
+	a, b := open(t)
+	want := create(t, a, newRecord("alice"))
+	same(t, "Get after Create", get(t, b, want.ID), want)
+	bare := &sessions.Record{ID: rand.Text(), CreatedAt: epoch, LastSeen: epoch}
+	create(t, a, bare)
+	same(t, "Get of a session with empty fields", get(t, b, bare.ID), bare)
+}
+
+func testDuplicate(t *testing.T, open opener) {
+	a, b := open(t)
+	rec := create(t, a, newRecord("alice"))
+	dup := newRecord("mallory")
+	dup.ID = rec.ID
+	if err := b.Create(context.Background(), dup); !errors.Is(err, sessions.ErrExists) {
+		t.Fatalf("Create with a taken ID: got %v, want ErrExists", err)
+	}
+	if got := get(t, a, rec.ID); got.Principal != "alice" {
+		t.Fatalf("a duplicate Create overwrote the session: principal %q", got.Principal)
+	}
+}
+
+func testMissing(t *testing.T, open opener) {
+	a, _ := open(t)
+	ctx := context.Background()
+	id := rand.Text()
+	for name, err := range map[string]error{
+		"Get":         func() error { _, err := a.Get(ctx, id); return err }(),
+		"Touch":       func() error { _, err := a.Touch(ctx, id, epoch, time.Second); return err }(),
+		"SetLevel":    a.SetLevel(ctx, id, "debug"),
+		"Subscribe":   a.Subscribe(ctx, id, "file:///a"),
+		"Unsubscribe": a.Unsubscribe(ctx, id, "file:///a"),
+		"End":         a.End(ctx, id),
+	} {
+		if !errors.Is(err, sessions.ErrNotFound) {
+			t.Errorf("%s of a missing session: got %v, want ErrNotFound", name, err)
+		}
+	}
+	if _, err := a.Get(ctx, id); !errors.Is(err, sessions.ErrNotFound) {
+		t.Errorf("a write of a missing session created it")
+	}
+}
+
+func testCopies(t *testing.T, open opener) {
+	a, b := open(t)
+	rec := create(t, a, newRecord("alice"))
+	want := rec.Clone()
+	rec.Capabilities[0] = 'X'
+	rec.Subscriptions[0] = "changed after Create"
+	got := get(t, b, rec.ID)
+	same(t, "after changing the record given to Create", got, want)
+	got.ClientInfo[0] = 'Y'
+	got.Subscriptions = append(got.Subscriptions[:0], "changed after Get")
+	same(t, "after changing the record Get returned", get(t, b, want.ID), want)
+}
+
+func testTouch(t *testing.T, open opener) {
+	a, b := open(t)
+	ctx := context.Background()
+	rec := create(t, a, newRecord("alice"))
+	const every = time.Minute
+	// Within every of LastSeen: nothing is written.
+	got, err := b.Touch(ctx, rec.ID, rec.LastSeen.Add(every), every)
+	if err != nil {
+		t.Fatalf("Touch: %v", err)
+	}
+	same(t, "Touch within the interval returned", got, rec)
+	same(t, "Touch within the interval stored", get(t, a, rec.ID), rec)
+	// Past it: LastSeen moves to now, and Touch returns the new record.
+	now := rec.LastSeen.Add(every + time.Millisecond)
+	got, err = b.Touch(ctx, rec.ID, now, every)
+	if err != nil {
+		t.Fatalf("Touch: %v", err)
+	}
+	rec.LastSeen = now
+	same(t, "Touch past the interval returned", got, rec)
+	same(t, "Touch past the interval stored", get(t, a, rec.ID), rec)
+	// An ended session is returned as ended and not touched.
+	if err := a.End(ctx, rec.ID); err != nil {
+		t.Fatalf("End: %v", err)
+	}
+	got, err = b.Touch(ctx, rec.ID, now.Add(time.Hour), every)
+	if err != nil {
+		t.Fatalf("Touch of an ended session: %v", err)
+	}
+	rec.Ended = true
+	same(t, "Touch of an ended session", got, rec)
+}
+
+func testState(t *testing.T, open opener) {
+	a, b := open(t)
+	ctx := context.Background()
+	rec := create(t, a, newRecord("alice"))
+	if err := b.SetLevel(ctx, rec.ID, "debug"); err != nil {
+		t.Fatalf("SetLevel: %v", err)
+	}
+	for _, step := range []struct {
+		sub bool
+		uri string
+	}{{true, "file:///c"}, {true, "file:///a"}, {false, "file:///b"}, {false, "file:///never"}} {
+		var err error
+		if step.sub {
+			err = b.Subscribe(ctx, rec.ID, step.uri)
+		} else {
+			err = b.Unsubscribe(ctx, rec.ID, step.uri)
+		}
+		if err != nil {
+			t.Fatalf("subscribe %v %s: %v", step.sub, step.uri, err)
+		}
+	}
+	rec.Level, rec.Subscriptions = "debug", []string{"file:///a", "file:///c"}
+	same(t, "after SetLevel, Subscribe and Unsubscribe", get(t, a, rec.ID), rec)
+	touched, err := a.Touch(ctx, rec.ID, rec.LastSeen, time.Minute)
+	if err != nil {
+		t.Fatalf("Touch: %v", err)
+	}
+	same(t, "Touch after SetLevel, Subscribe and Unsubscribe", touched, rec)
+	for _, uri := range rec.Subscriptions {
+		if err := b.Unsubscribe(ctx, rec.ID, uri); err != nil {
+			t.Fatalf("Unsubscribe: %v", err)
+		}
+	}
+	rec.Subscriptions = nil
+	same(t, "after unsubscribing from everything", get(t, a, rec.ID), rec)
+}
+
+func testConcurrentSubscribe(t *testing.T, open opener) {
+	a, b := open(t)
+	rec := create(t, a, newRecord("alice"))
+	var wg sync.WaitGroup
+	errs := make(chan error, 20)
+	var want []string
+	for i := range 20 {
+		uri := fmt.Sprintf("file:///%d", i)
+		want = append(want, uri)
+		s := a
+		if i%2 == 1 {
+			s = b
+		}
+		wg.Go(func() { errs <- s.Subscribe(context.Background(), rec.ID, uri) })
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("Subscribe: %v", err)
+		}
+	}
+	rec.Subscriptions = append(rec.Subscriptions, want...)
+	same(t, "after 20 Subscribes at once through two handles", get(t, b, rec.ID), rec)
+}
+
+func testEnd(t *testing.T, open opener) {
+	a, b := open(t)
+	ctx := context.Background()
+	rec := create(t, a, newRecord("alice"))
+	if err := b.End(ctx, rec.ID); err != nil {
+		t.Fatalf("End: %v", err)
+	}
+	if got := get(t, a, rec.ID); !got.Ended {
+		t.Fatalf("after End through one handle, the other sees the session live")
+	}
+	if err := a.End(ctx, rec.ID); err != nil {
+		t.Fatalf("End of an ended session: got %v, want nil", err)
+	}
+	for name, err := range map[string]error{
+		"SetLevel":    a.SetLevel(ctx, rec.ID, "debug"),
+		"Subscribe":   a.Subscribe(ctx, rec.ID, "file:///z"),
+		"Unsubscribe": a.Unsubscribe(ctx, rec.ID, "file:///a"),
+	} {
+		if !errors.Is(err, sessions.ErrNotFound) {
+			t.Errorf("%s of an ended session: got %v, want ErrNotFound", name, err)
+		}
+	}
+	rec.Ended = true
+	same(t, "an ended session after refused writes", get(t, b, rec.ID), rec)
+}
+
+func testExpire(t *testing.T, open opener) {
+	a, b := open(t)
+	ctx := context.Background()
+	old1, old2, ended, fresh := newRecord("alice"), newRecord("alice"), newRecord("bob"), newRecord("bob")
+	ended.LastSeen = epoch.Add(-time.Hour)
+	fresh.LastSeen = epoch.Add(time.Hour)
+	for _, r := range []*sessions.Record{old1, old2, ended, fresh} {
+		create(t, a, r)
+	}
+	if err := a.End(ctx, ended.ID); err != nil {
+		t.Fatalf("End: %v", err)
+	}
+	// A touch moves a session out of reach of the cutoff.
+	touched := create(t, a, newRecord("carol"))
+	if _, err := a.Touch(ctx, touched.ID, epoch.Add(2*time.Hour), time.Minute); err != nil {
+		t.Fatalf("Touch: %v", err)
+	}
+	cutoff := epoch.Add(time.Minute)
+	first, err := b.Expire(ctx, cutoff, 2)
+	if err != nil {
+		t.Fatalf("Expire: %v", err)
+	}
+	if len(first) != 2 {
+		t.Fatalf("Expire with limit 2 returned %v", first)
+	}
+	rest, err := b.Expire(ctx, cutoff, 10)
+	if err != nil {
+		t.Fatalf("Expire: %v", err)
+	}
+	got := append(first, rest...)
+	slices.Sort(got)
+	want := []string{old1.ID, old2.ID, ended.ID}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("Expire deleted %v, want %v (the idle sessions, ended or not)", got, want)
+	}
+	for _, id := range want {
+		if _, err := a.Get(ctx, id); !errors.Is(err, sessions.ErrNotFound) {
+			t.Errorf("Get of expired session %s: got %v, want ErrNotFound", id, err)
+		}
+	}
+	get(t, a, fresh.ID)
+	get(t, a, touched.ID)
+	if again, err := b.Expire(ctx, cutoff, 10); err != nil || len(again) != 0 {
+		t.Fatalf("Expire with nothing idle: %v, %v", again, err)
+	}
+}
+
+func testStateKey(t *testing.T, open opener) {
+	a, b := open(t)
+	keys := make([][]byte, 8)
+	var wg sync.WaitGroup
+	errs := make([]error, len(keys))
+	for i := range keys {
+		s := a
+		if i%2 == 1 {
+			s = b
+		}
+		wg.Go(func() { keys[i], errs[i] = s.StateKey(context.Background()) })
+	}
+	wg.Wait()
+	for i, k := range keys {
+		if errs[i] != nil {
+			t.Fatalf("StateKey: %v", errs[i])
+		}
+		if len(k) < 32 {
+			t.Fatalf("StateKey returned %d bytes, want at least 32", len(k))
+		}
+		if !bytes.Equal(k, keys[0]) {
+			t.Fatalf("StateKey calls racing through two handles returned different keys")
+		}
+	}
+	keys[0][0] ^= 0xff
+	if again, _ := b.StateKey(context.Background()); !bytes.Equal(again, keys[1]) {
+		t.Fatalf("changing a returned key changed the stored one")
+	}
+}
+
+func testCancelled(t *testing.T, open opener) {
+	a, _ := open(t)
+	rec := create(t, a, newRecord("alice"))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for name, err := range map[string]error{
+		"Create":      a.Create(ctx, newRecord("bob")),
+		"Get":         func() error { _, err := a.Get(ctx, rec.ID); return err }(),
+		"Touch":       func() error { _, err := a.Touch(ctx, rec.ID, epoch, time.Second); return err }(),
+		"SetLevel":    a.SetLevel(ctx, rec.ID, "debug"),
+		"Subscribe":   a.Subscribe(ctx, rec.ID, "file:///z"),
+		"Unsubscribe": a.Unsubscribe(ctx, rec.ID, "file:///a"),
+		"End":         a.End(ctx, rec.ID),
+		"Expire":      func() error { _, err := a.Expire(ctx, epoch.Add(time.Hour), 10); return err }(),
+		"StateKey":    func() error { _, err := a.StateKey(ctx); return err }(),
+	} {
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s with a cancelled context: got %v, want context.Canceled", name, err)
+		}
+	}
+	same(t, "after calls with a cancelled context", get(t, a, rec.ID), rec)
+}

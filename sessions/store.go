@@ -1,0 +1,91 @@
+package sessions
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"time"
+)
+
+// ErrNotFound is returned for a session the store does not hold, and by
+// the writes of a session that has ended.
+var ErrNotFound = errors.New("sessions: no such session")
+
+// ErrExists is returned by Create for an ID the store already holds.
+var ErrExists = errors.New("sessions: a session with this ID exists")
+
+// Record is what every instance needs to serve one legacy session without
+// a new initialize.
+type Record struct {
+	ID string
+	// Principal is who initialized the session, as the transport
+	// authenticated them ("" when it authenticated none): only they reach it.
+	Principal string
+	// Version is the protocol version initialize negotiated.
+	Version string
+	// Capabilities and ClientInfo are the client's, from initialize, as
+	// JSON; they come back byte for byte.
+	Capabilities json.RawMessage
+	ClientInfo   json.RawMessage
+	// Level is the threshold logging/setLevel set; "" for none.
+	Level string
+	// Subscriptions are the URIs of resources/subscribe: a set, in no
+	// particular order.
+	Subscriptions []string
+	// CreatedAt is when the session was initialized; LastSeen when a request
+	// or an open stream last showed it in use (see Store.Touch).
+	CreatedAt time.Time
+	LastSeen  time.Time
+	// Ended is true once the session was deleted (Store.End): every
+	// instance then refuses it, until Expire removes the record.
+	Ended bool
+}
+
+// Clone returns a deep copy of r.
+func (r *Record) Clone() *Record {
+	c := *r
+	c.Capabilities = slices.Clone(r.Capabilities)
+	c.ClientInfo = slices.Clone(r.ClientInfo)
+	c.Subscriptions = slices.Clone(r.Subscriptions)
+	return &c
+}
+
+// Store is the driver interface for session state shared by the server
+// instances of a deployment. A driver must pass sessiontest.TestStore (and,
+// if several processes can share it, sessiontest.TestStorePair).
+//
+// The contract: a write is visible to every handle on the store before it
+// returns; records passed in and handed out are copies; every call honours
+// its context; times come back as the same instants to at least millisecond
+// precision.
+type Store interface {
+	// Create stores a new session, or fails with ErrExists.
+	Create(ctx context.Context, rec *Record) error
+	// Get returns the session, ended or not, or ErrNotFound.
+	Get(ctx context.Context, id string) (*Record, error)
+	// Touch returns the session, as Get does, in one round trip to the
+	// store; and when the session has not ended and its LastSeen is more
+	// than every before now, it first sets LastSeen to now. So a session in
+	// steady use is written once per every, not on each request.
+	Touch(ctx context.Context, id string, now time.Time, every time.Duration) (*Record, error)
+	// SetLevel sets the session's log level (ErrNotFound when the session
+	// is missing or ended).
+	SetLevel(ctx context.Context, id, level string) error
+	// Subscribe adds uri to the session's subscriptions (ErrNotFound when
+	// the session is missing or ended); adding one twice keeps one.
+	Subscribe(ctx context.Context, id, uri string) error
+	// Unsubscribe removes uri from the session's subscriptions (ErrNotFound
+	// when the session is missing or ended).
+	Unsubscribe(ctx context.Context, id, uri string) error
+	// End marks the session ended for every instance; ending an ended
+	// session does nothing; a missing one is ErrNotFound.
+	End(ctx context.Context, id string) error
+	// Expire deletes up to limit sessions, ended or not, last seen before
+	// idleBefore, and returns their IDs.
+	Expire(ctx context.Context, idleBefore time.Time, limit int) ([]string, error)
+	// StateKey returns the key every instance on the store signs request
+	// state with: 32 random bytes made by the first call in the store's
+	// life, the same for every later call on any handle.
+	StateKey(ctx context.Context) ([]byte, error)
+}

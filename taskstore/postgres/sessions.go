@@ -1,0 +1,185 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/weftmcp/weft/sessions"
+)
+
+// SessionStore is a sessions.Store in the database of a Store, through
+// its connection pool: every instance on the database serves the legacy
+// sessions of the others. Every call but the first StateKey is one
+// statement (one round trip). Get one with Store.Sessions; it is closed
+// with the Store.
+type SessionStore struct {
+	pool *pgxpool.Pool
+}
+
+var _ sessions.Store = (*SessionStore)(nil)
+
+// Sessions returns the SessionStore in the Store's database.
+func (s *Store) Sessions() *SessionStore { return &SessionStore{pool: s.pool} }
+
+// sessionColumns are the columns scanSession reads, in order.
+const sessionColumns = `id, principal, version, capabilities, client_info, level, subscriptions, created_ns, last_seen_ns, ended`
+
+// stateKeyName names the request-state key in weft_secrets.
+const stateKeyName = "request-state"
+
+// Create implements sessions.Store.
+func (ss *SessionStore) Create(ctx context.Context, rec *sessions.Record) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("postgres: create session: %w", err)
+	}
+	subs := rec.Subscriptions
+	if subs == nil {
+		subs = []string{}
+	}
+	tag, err := ss.pool.Exec(ctx, `INSERT INTO weft_sessions (`+sessionColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false) ON CONFLICT (id) DO NOTHING`,
+		rec.ID, rec.Principal, rec.Version, []byte(rec.Capabilities), []byte(rec.ClientInfo), rec.Level, subs,
+		rec.CreatedAt.UnixNano(), rec.LastSeen.UnixNano())
+	if err != nil {
+		return fmt.Errorf("postgres: create session %s: %w", rec.ID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("%w: %s", sessions.ErrExists, rec.ID)
+	}
+	return nil
+}
+
+// Get implements sessions.Store.
+func (ss *SessionStore) Get(ctx context.Context, id string) (*sessions.Record, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: get session: %w", err)
+	}
+	return scanSession(id, ss.pool.QueryRow(ctx, `SELECT `+sessionColumns+` FROM weft_sessions WHERE id = $1`, id))
+}
+
+// Touch implements sessions.Store: one statement that reads the session
+// and, when it is live and stale, moves LastSeen (the outer query reads the
+// row as it was before, so it takes the new time from the update).
+func (ss *SessionStore) Touch(ctx context.Context, id string, now time.Time, every time.Duration) (*sessions.Record, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: touch session: %w", err)
+	}
+	return scanSession(id, ss.pool.QueryRow(ctx, `WITH touched AS (
+		UPDATE weft_sessions SET last_seen_ns = $2 WHERE id = $1 AND NOT ended AND last_seen_ns < $3 RETURNING last_seen_ns
+	)
+	SELECT id, principal, version, capabilities, client_info, level, subscriptions, created_ns,
+		COALESCE((SELECT last_seen_ns FROM touched), last_seen_ns), ended
+	FROM weft_sessions WHERE id = $1`, id, now.UnixNano(), now.Add(-every).UnixNano()))
+}
+
+// scanSession reads a row of sessionColumns.
+func scanSession(id string, row pgx.Row) (*sessions.Record, error) {
+	var (
+		rec           sessions.Record
+		created, seen int64
+		caps, client  []byte
+	)
+	err := row.Scan(&rec.ID, &rec.Principal, &rec.Version, &caps, &client, &rec.Level, &rec.Subscriptions, &created, &seen, &rec.Ended)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, sessions.ErrNotFound
+	case err != nil:
+		return nil, fmt.Errorf("postgres: read session %s: %w", id, err)
+	}
+	rec.Capabilities, rec.ClientInfo = caps, client
+	rec.CreatedAt, rec.LastSeen = time.Unix(0, created), time.Unix(0, seen)
+	return &rec, nil
+}
+
+// SetLevel implements sessions.Store.
+func (ss *SessionStore) SetLevel(ctx context.Context, id, level string) error {
+	return ss.change(ctx, "set the log level of", id, `level = $2`, level)
+}
+
+// Subscribe implements sessions.Store.
+func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string) error {
+	return ss.change(ctx, "subscribe", id,
+		`subscriptions = CASE WHEN $2 = ANY (subscriptions) THEN subscriptions ELSE array_append(subscriptions, $2::text) END`, uri)
+}
+
+// Unsubscribe implements sessions.Store.
+func (ss *SessionStore) Unsubscribe(ctx context.Context, id, uri string) error {
+	return ss.change(ctx, "unsubscribe", id, `subscriptions = array_remove(subscriptions, $2::text)`, uri)
+}
+
+// change updates a live session with set, whose $2 is value.
+func (ss *SessionStore) change(ctx context.Context, op, id, set, value string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("postgres: %s session: %w", op, err)
+	}
+	tag, err := ss.pool.Exec(ctx, `UPDATE weft_sessions SET `+set+` WHERE id = $1 AND NOT ended`, id, value)
+	if err != nil {
+		return fmt.Errorf("postgres: %s session %s: %w", op, id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return sessions.ErrNotFound
+	}
+	return nil
+}
+
+// End implements sessions.Store.
+func (ss *SessionStore) End(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("postgres: end session: %w", err)
+	}
+	tag, err := ss.pool.Exec(ctx, `UPDATE weft_sessions SET ended = true WHERE id = $1`, id)
+	if err != nil {
+		return fmt.Errorf("postgres: end session %s: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return sessions.ErrNotFound
+	}
+	return nil
+}
+
+// Expire implements sessions.Store.
+func (ss *SessionStore) Expire(ctx context.Context, idleBefore time.Time, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: expire sessions: %w", err)
+	}
+	rows, err := ss.pool.Query(ctx, `DELETE FROM weft_sessions WHERE id IN (
+		SELECT id FROM weft_sessions WHERE last_seen_ns < $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING id`,
+		idleBefore.UnixNano(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: expire sessions: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("postgres: expire sessions: %w", err)
+	}
+	return ids, nil
+}
+
+// StateKey implements sessions.Store.
+func (ss *SessionStore) StateKey(ctx context.Context) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: state key: %w", err)
+	}
+	const read = `SELECT value FROM weft_secrets WHERE name = $1`
+	var key []byte
+	err := ss.pool.QueryRow(ctx, read, stateKeyName).Scan(&key)
+	if errors.Is(err, pgx.ErrNoRows) {
+		// Another instance may insert at once: the insert that loses does
+		// nothing, and the read after it, a statement of its own, sees the
+		// winner's key.
+		if _, err := ss.pool.Exec(ctx, `INSERT INTO weft_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`,
+			stateKeyName, sessions.NewKey()); err != nil {
+			return nil, fmt.Errorf("postgres: storing the state key: %w", err)
+		}
+		err = ss.pool.QueryRow(ctx, read, stateKeyName).Scan(&key)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading the state key: %w", err)
+	}
+	return key, nil
+}

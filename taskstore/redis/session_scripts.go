@@ -1,0 +1,83 @@
+package redis
+
+import "github.com/redis/go-redis/v9"
+
+// The Lua scripts of a SessionStore. A session is a hash (principal,
+// version, caps, client, level, created and seen in Unix nanoseconds,
+// ended "0" or "1"), a set of its subscriptions, and its member in the
+// sessions sorted set, scored by LastSeen in milliseconds.
+
+// luaSession returns the session's hash and subscriptions, or false.
+const luaSession = `
+local function session()
+	local h = redis.call('HGETALL', KEYS[1])
+	if #h == 0 then return false end
+	return {h, redis.call('SMEMBERS', KEYS[2])}
+end
+`
+
+// getSessionScript reads a session. KEYS: hash, subscriptions.
+var getSessionScript = redis.NewScript(luaSession + `return session()`)
+
+// touchSessionScript reads a session, first setting its LastSeen to now
+// when it is live and was last seen before the stale bound.
+//
+// KEYS: hash, subscriptions, sessions. ARGV: id, now (ns), stale bound
+// (ns), now (ms).
+var touchSessionScript = redis.NewScript(luaSession + `
+if redis.call('HGET', KEYS[1], 'ended') == '0' and tonumber(redis.call('HGET', KEYS[1], 'seen')) < tonumber(ARGV[3]) then
+	redis.call('HSET', KEYS[1], 'seen', ARGV[2])
+	redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+end
+return session()`)
+
+// createSessionScript stores a new session unless its ID is taken.
+//
+// KEYS: hash, subscriptions, sessions. ARGV: id, LastSeen (ms), the count
+// of field-value pairs, the pairs, then the subscriptions.
+// Returns 0 when the ID is taken, else 1.
+var createSessionScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local n = tonumber(ARGV[3])
+for i = 4, 3 + 2 * n, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 4 + 2 * n, #ARGV do redis.call('SADD', KEYS[2], ARGV[i]) end
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+return 1`)
+
+// changeSessionScript changes a live session: "level" sets its level,
+// "sub" and "unsub" add or remove a subscription.
+//
+// KEYS: hash, subscriptions. ARGV: what, value. Returns 0 when the
+// session is missing or ended, else 1.
+var changeSessionScript = redis.NewScript(`
+if redis.call('HGET', KEYS[1], 'ended') ~= '0' then return 0 end
+if ARGV[1] == 'level' then redis.call('HSET', KEYS[1], 'level', ARGV[2])
+elseif ARGV[1] == 'sub' then redis.call('SADD', KEYS[2], ARGV[2])
+else redis.call('SREM', KEYS[2], ARGV[2]) end
+return 1`)
+
+// endSessionScript marks a session ended. KEYS: hash. Returns 0 when it is
+// missing, else 1.
+var endSessionScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'ended', '1')
+return 1`)
+
+// expireSessionsScript deletes up to a limit of sessions last seen before
+// a bound, and returns their IDs.
+//
+// KEYS: sessions. ARGV: the bound (ms, exclusive), the limit, the session
+// hash prefix.
+var expireSessionsScript = redis.NewScript(`
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+for _, id in ipairs(ids) do
+	redis.call('DEL', ARGV[3] .. id, ARGV[3] .. id .. ':subs')
+	redis.call('ZREM', KEYS[1], id)
+end
+return ids`)
+
+// stateKeyScript stores the key unless one is stored, and returns the
+// stored one. KEYS: the key's key. ARGV: a new key.
+var stateKeyScript = redis.NewScript(`
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+return redis.call('GET', KEYS[1])`)

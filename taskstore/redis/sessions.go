@@ -1,0 +1,194 @@
+package redis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/weftmcp/weft/sessions"
+)
+
+// SessionStore is a sessions.Store in the Redis of a Store, under its
+// prefix: every instance on that Redis and prefix serves the legacy
+// sessions of the others. Every call is one round trip (a script). Get one
+// with Store.Sessions.
+type SessionStore struct {
+	client redis.UniversalClient
+	keys   keys
+}
+
+var _ sessions.Store = (*SessionStore)(nil)
+
+// Sessions returns the SessionStore on the Store's client and prefix.
+func (s *Store) Sessions() *SessionStore { return &SessionStore{client: s.client, keys: s.keys} }
+
+// sessionKeys are the keys of the session's hash and subscriptions, and of
+// the sessions sorted set.
+func (ss *SessionStore) sessionKeys(id string) []string {
+	return []string{ss.keys.session + id, ss.keys.session + id + ":subs", ss.keys.sessions}
+}
+
+// Create implements sessions.Store.
+func (ss *SessionStore) Create(ctx context.Context, rec *sessions.Record) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("redis: create session: %w", err)
+	}
+	fields := []any{
+		"principal", rec.Principal, "version", rec.Version, "caps", string(rec.Capabilities), "client", string(rec.ClientInfo),
+		"level", rec.Level, "created", nanos(rec.CreatedAt), "seen", nanos(rec.LastSeen), "ended", "0",
+	}
+	args := append([]any{rec.ID, rec.LastSeen.UnixMilli(), len(fields) / 2}, fields...)
+	for _, uri := range rec.Subscriptions {
+		args = append(args, uri)
+	}
+	n, err := createSessionScript.Run(ctx, ss.client, ss.sessionKeys(rec.ID), args...).Int()
+	if err != nil {
+		return fmt.Errorf("redis: create session %s: %w", rec.ID, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: %s", sessions.ErrExists, rec.ID)
+	}
+	return nil
+}
+
+// Get implements sessions.Store.
+func (ss *SessionStore) Get(ctx context.Context, id string) (*sessions.Record, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("redis: get session: %w", err)
+	}
+	res, err := getSessionScript.Run(ctx, ss.client, ss.sessionKeys(id)[:2]).Result()
+	return decodeSession(id, res, err)
+}
+
+// Touch implements sessions.Store.
+func (ss *SessionStore) Touch(ctx context.Context, id string, now time.Time, every time.Duration) (*sessions.Record, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("redis: touch session: %w", err)
+	}
+	res, err := touchSessionScript.Run(ctx, ss.client, ss.sessionKeys(id),
+		id, nanos(now), nanos(now.Add(-every)), now.UnixMilli()).Result()
+	return decodeSession(id, res, err)
+}
+
+// SetLevel implements sessions.Store.
+func (ss *SessionStore) SetLevel(ctx context.Context, id, level string) error {
+	return ss.change(ctx, id, "level", level)
+}
+
+// Subscribe implements sessions.Store.
+func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string) error {
+	return ss.change(ctx, id, "sub", uri)
+}
+
+// Unsubscribe implements sessions.Store.
+func (ss *SessionStore) Unsubscribe(ctx context.Context, id, uri string) error {
+	return ss.change(ctx, id, "unsub", uri)
+}
+
+// change runs changeSessionScript.
+func (ss *SessionStore) change(ctx context.Context, id, what, value string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("redis: change session (%s): %w", what, err)
+	}
+	n, err := changeSessionScript.Run(ctx, ss.client, ss.sessionKeys(id)[:2], what, value).Int()
+	if err != nil {
+		return fmt.Errorf("redis: change session %s (%s): %w", id, what, err)
+	}
+	if n == 0 {
+		return sessions.ErrNotFound
+	}
+	return nil
+}
+
+// End implements sessions.Store.
+func (ss *SessionStore) End(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("redis: end session: %w", err)
+	}
+	n, err := endSessionScript.Run(ctx, ss.client, ss.sessionKeys(id)[:1]).Int()
+	if err != nil {
+		return fmt.Errorf("redis: end session %s: %w", id, err)
+	}
+	if n == 0 {
+		return sessions.ErrNotFound
+	}
+	return nil
+}
+
+// Expire implements sessions.Store.
+func (ss *SessionStore) Expire(ctx context.Context, idleBefore time.Time, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("redis: expire sessions: %w", err)
+	}
+	ids, err := expireSessionsScript.Run(ctx, ss.client, []string{ss.keys.sessions},
+		idleBefore.UnixMilli(), limit, ss.keys.session).StringSlice()
+	if err != nil {
+		return nil, fmt.Errorf("redis: expire sessions: %w", err)
+	}
+	return ids, nil
+}
+
+// StateKey implements sessions.Store.
+func (ss *SessionStore) StateKey(ctx context.Context) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("redis: state key: %w", err)
+	}
+	key, err := stateKeyScript.Run(ctx, ss.client, []string{ss.keys.stateKey}, sessions.NewKey()).Text()
+	if err != nil {
+		return nil, fmt.Errorf("redis: state key: %w", err)
+	}
+	return []byte(key), nil
+}
+
+// decodeSession turns what getSessionScript or touchSessionScript returned
+// into a record.
+func decodeSession(id string, res any, err error) (*sessions.Record, error) {
+	switch {
+	case errors.Is(err, redis.Nil):
+		return nil, sessions.ErrNotFound
+	case err != nil:
+		return nil, fmt.Errorf("redis: read session %s: %w", id, err)
+	}
+	parts, ok := res.([]any)
+	if !ok || len(parts) != 2 {
+		return nil, fmt.Errorf("redis: session %s: unexpected reply %T", id, res)
+	}
+	flat, _ := parts[0].([]any)
+	h := make(map[string]string, len(flat)/2)
+	for i := 0; i+1 < len(flat); i += 2 {
+		k, _ := flat[i].(string)
+		v, _ := flat[i+1].(string)
+		h[k] = v
+	}
+	rec := &sessions.Record{ID: id, Principal: h["principal"], Version: h["version"], Level: h["level"], Ended: h["ended"] == "1"}
+	if c := h["caps"]; c != "" {
+		rec.Capabilities = []byte(c)
+	}
+	if c := h["client"]; c != "" {
+		rec.ClientInfo = []byte(c)
+	}
+	for _, f := range []struct {
+		name string
+		t    *time.Time
+	}{{"created", &rec.CreatedAt}, {"seen", &rec.LastSeen}} {
+		ns, err := strconv.ParseInt(h[f.name], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("redis: session %s has an unreadable %s time %q", id, f.name, h[f.name])
+		}
+		*f.t = time.Unix(0, ns)
+	}
+	subs, _ := parts[1].([]any)
+	for _, s := range subs {
+		if uri, ok := s.(string); ok {
+			rec.Subscriptions = append(rec.Subscriptions, uri)
+		}
+	}
+	return rec, nil
+}
+
+// nanos formats t as Unix nanoseconds.
+func nanos(t time.Time) string { return strconv.FormatInt(t.UnixNano(), 10) }

@@ -1,0 +1,258 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/weftmcp/weft/sessions"
+)
+
+// SessionStore is a sessions.Store in the SQLite file of a Store, through
+// the Store's connections: the processes sharing the file share their
+// legacy sessions. Get one with Store.Sessions; it is closed with the
+// Store.
+type SessionStore struct {
+	s *Store
+}
+
+var _ sessions.Store = (*SessionStore)(nil)
+
+// Sessions returns the SessionStore in the Store's file.
+func (s *Store) Sessions() *SessionStore { return &SessionStore{s: s} }
+
+// sessionColumns are the columns scanSession reads, in order.
+const sessionColumns = `id, principal, version, capabilities, client_info, level, subscriptions, created_ns, last_seen_ns, ended`
+
+// stateKeyName names the request-state key in weft_secrets.
+const stateKeyName = "request-state"
+
+// Create implements sessions.Store.
+func (ss *SessionStore) Create(ctx context.Context, rec *sessions.Record) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sqlite: create session: %w", err)
+	}
+	subs, err := json.Marshal(nonNil(rec.Subscriptions))
+	if err != nil {
+		return err
+	}
+	return ss.write(ctx, "create session", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO weft_sessions (`+sessionColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (id) DO NOTHING`,
+			rec.ID, rec.Principal, rec.Version, []byte(rec.Capabilities), []byte(rec.ClientInfo), rec.Level, string(subs),
+			rec.CreatedAt.UnixNano(), rec.LastSeen.UnixNano())
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return fmt.Errorf("%w: %s", sessions.ErrExists, rec.ID)
+		}
+		return nil
+	})
+}
+
+// Get implements sessions.Store.
+func (ss *SessionStore) Get(ctx context.Context, id string) (*sessions.Record, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: get session: %w", err)
+	}
+	return ss.read(ctx, ss.s.r, id)
+}
+
+// queryer is a *sql.DB or a *sql.Tx.
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// read reads the session through q.
+func (ss *SessionStore) read(ctx context.Context, q queryer, id string) (*sessions.Record, error) {
+	var (
+		rec           sessions.Record
+		subs          string
+		created, seen int64
+		ended         int
+		caps, client  []byte
+	)
+	err := q.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM weft_sessions WHERE id = ?`, id).Scan(
+		&rec.ID, &rec.Principal, &rec.Version, &caps, &client, &rec.Level, &subs, &created, &seen, &ended)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, sessions.ErrNotFound
+	case err != nil:
+		return nil, fmt.Errorf("sqlite: get session %s from %s: %w", id, ss.s.path, err)
+	}
+	if err := json.Unmarshal([]byte(subs), &rec.Subscriptions); err != nil {
+		return nil, fmt.Errorf("sqlite: session %s in %s has unreadable subscriptions: %w", id, ss.s.path, err)
+	}
+	rec.Capabilities, rec.ClientInfo = caps, client
+	rec.CreatedAt, rec.LastSeen, rec.Ended = time.Unix(0, created), time.Unix(0, seen), ended != 0
+	return &rec, nil
+}
+
+// Touch implements sessions.Store. It reads without the write lock and
+// writes only when LastSeen is stale.
+func (ss *SessionStore) Touch(ctx context.Context, id string, now time.Time, every time.Duration) (*sessions.Record, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: touch session: %w", err)
+	}
+	rec, err := ss.read(ctx, ss.s.r, id)
+	if err != nil || rec.Ended || !rec.LastSeen.Before(now.Add(-every)) {
+		return rec, err
+	}
+	err = ss.write(ctx, "touch session", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE weft_sessions SET last_seen_ns = ? WHERE id = ? AND ended = 0 AND last_seen_ns < ?`,
+			now.UnixNano(), id, now.Add(-every).UnixNano())
+		if err != nil {
+			return err
+		}
+		rec, err = ss.read(ctx, tx, id)
+		return err
+	})
+	return rec, err
+}
+
+// SetLevel implements sessions.Store.
+func (ss *SessionStore) SetLevel(ctx context.Context, id, level string) error {
+	return ss.change(ctx, "set the log level of session", id, func(rec *sessions.Record) { rec.Level = level })
+}
+
+// Subscribe implements sessions.Store.
+func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string) error {
+	return ss.change(ctx, "subscribe session", id, func(rec *sessions.Record) {
+		if !slices.Contains(rec.Subscriptions, uri) {
+			rec.Subscriptions = append(rec.Subscriptions, uri)
+		}
+	})
+}
+
+// Unsubscribe implements sessions.Store.
+func (ss *SessionStore) Unsubscribe(ctx context.Context, id, uri string) error {
+	return ss.change(ctx, "unsubscribe session", id, func(rec *sessions.Record) {
+		rec.Subscriptions = slices.DeleteFunc(rec.Subscriptions, func(u string) bool { return u == uri })
+	})
+}
+
+// change applies fn to the live session inside a write transaction, which
+// holds the file's write lock from its start.
+func (ss *SessionStore) change(ctx context.Context, op, id string, fn func(*sessions.Record)) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sqlite: %s: %w", op, err)
+	}
+	return ss.write(ctx, op, func(tx *sql.Tx) error {
+		rec, err := ss.read(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if rec.Ended {
+			return sessions.ErrNotFound
+		}
+		fn(rec)
+		subs, err := json.Marshal(nonNil(rec.Subscriptions))
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE weft_sessions SET level = ?, subscriptions = ? WHERE id = ?`, rec.Level, string(subs), id)
+		return err
+	})
+}
+
+// End implements sessions.Store.
+func (ss *SessionStore) End(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sqlite: end session: %w", err)
+	}
+	return ss.write(ctx, "end session", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE weft_sessions SET ended = 1 WHERE id = ?`, id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return sessions.ErrNotFound
+		}
+		return nil
+	})
+}
+
+// Expire implements sessions.Store.
+func (ss *SessionStore) Expire(ctx context.Context, idleBefore time.Time, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: expire sessions: %w", err)
+	}
+	var ids []string
+	err := ss.write(ctx, "expire sessions", func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `DELETE FROM weft_sessions WHERE id IN
+			(SELECT id FROM weft_sessions WHERE last_seen_ns < ? LIMIT ?) RETURNING id`, idleBefore.UnixNano(), limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return rows.Err()
+	})
+	return ids, err
+}
+
+// StateKey implements sessions.Store.
+func (ss *SessionStore) StateKey(ctx context.Context) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: state key: %w", err)
+	}
+	var key []byte
+	err := ss.s.r.QueryRowContext(ctx, `SELECT value FROM weft_secrets WHERE name = ?`, stateKeyName).Scan(&key)
+	if err == nil {
+		return key, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("sqlite: reading the state key from %s: %w", ss.s.path, err)
+	}
+	err = ss.write(ctx, "make the state key", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO weft_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`,
+			stateKeyName, sessions.NewKey()); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT value FROM weft_secrets WHERE name = ?`, stateKeyName).Scan(&key)
+	})
+	return key, err
+}
+
+// write runs fn in a write transaction of the Store; the session store's
+// own errors come back as they are.
+func (ss *SessionStore) write(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+	tx, err := ss.s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: %s: starting a write transaction on %s: %w", op, ss.s.path, err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		if errors.Is(err, sessions.ErrNotFound) || errors.Is(err, sessions.ErrExists) {
+			return err
+		}
+		return fmt.Errorf("sqlite: %s on %s: %w", op, ss.s.path, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: %s: committing to %s: %w", op, ss.s.path, err)
+	}
+	return nil
+}
+
+// nonNil returns subs, or an empty list for nil, which encodes as [].
+func nonNil(subs []string) []string {
+	if subs == nil {
+		return []string{}
+	}
+	return subs
+}

@@ -1,0 +1,29 @@
+package transport
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/weftmcp/weft/sessions"
+)
+
+// SharedSession is implemented by the stream of a legacy session kept in a
+// sessions.Store that several server instances share (a Streamable HTTP
+// Handler with HandlerOptions.Sessions): any instance may serve its
+// requests, so the server keeps what the session negotiated and set in the
+// store rather than only in its memory.
+type SharedSession interface {
+	// Stored returns the session's state as this instance last read it from
+	// the store (refreshed on each HTTP request of the session), or nil
+	// before Established. The record must not be changed.
+	Stored() *sessions.Record
+	// Established stores the session once initialize has negotiated
+	// version with a client of the capabilities and info given (as JSON).
+	Established(ctx context.Context, version string, caps, client json.RawMessage) error
+	// SetLevel stores the log level logging/setLevel set.
+	SetLevel(ctx context.Context, level string) error
+	// Subscribe and Unsubscribe store a resources/subscribe or
+	// resources/unsubscribe.
+	Subscribe(ctx context.Context, uri string) error
+	Unsubscribe(ctx context.Context, uri string) error
+}

@@ -1,0 +1,235 @@
+package streamable
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/weftmcp/weft/auth"
+	"github.com/weftmcp/weft/sessions"
+	"github.com/weftmcp/weft/transport/sse"
+)
+
+// This file serves legacy sessions kept in a shared sessions.Store
+// (HandlerOptions.Sessions): a request naming a session this Handler does
+// not hold is served if the store holds it, by taking the session over
+// from the stored state; each request of a session asks the store, in one
+// round trip, whether it still lives (DELETE on another instance ends it
+// here too); and the store expires idle sessions for the whole cluster.
+
+// storeTimeout bounds the store calls of the expiry sweep.
+const storeTimeout = 10 * time.Second
+
+// expireBatch is how many sessions one store Expire call deletes at most.
+const expireBatch = 500
+
+// sharedSession is a session as the server sees it when the Handler shares
+// sessions: a transport.SharedSession.
+type sharedSession struct{ *session }
+
+// Stored implements transport.SharedSession.
+func (s sharedSession) Stored() *sessions.Record { return s.stored.Load() }
+
+// Established implements transport.SharedSession.
+func (s sharedSession) Established(ctx context.Context, version string, caps, client json.RawMessage) error {
+	now := s.h.sessions.now()
+	rec := &sessions.Record{ID: s.id, Principal: s.principal, Version: version, Capabilities: caps, ClientInfo: client,
+		CreatedAt: now, LastSeen: now}
+	if err := s.h.opts.Sessions.Create(ctx, rec); err != nil {
+		return fmt.Errorf("streamable: storing session %s: %w", s.id, err)
+	}
+	s.stored.Store(rec)
+	return nil
+}
+
+// SetLevel implements transport.SharedSession.
+func (s sharedSession) SetLevel(ctx context.Context, level string) error {
+	if err := s.h.opts.Sessions.SetLevel(ctx, s.id, level); err != nil {
+		return fmt.Errorf("streamable: storing the log level of session %s: %w", s.id, err)
+	}
+	s.changeStored(func(r *sessions.Record) { r.Level = level })
+	return nil
+}
+
+// Subscribe implements transport.SharedSession.
+func (s sharedSession) Subscribe(ctx context.Context, uri string) error {
+	if err := s.h.opts.Sessions.Subscribe(ctx, s.id, uri); err != nil {
+		return fmt.Errorf("streamable: storing a subscription of session %s: %w", s.id, err)
+	}
+	s.changeStored(func(r *sessions.Record) {
+		if !slices.Contains(r.Subscriptions, uri) {
+			r.Subscriptions = append(r.Subscriptions, uri)
+		}
+	})
+	return nil
+}
+
+// Unsubscribe implements transport.SharedSession.
+func (s sharedSession) Unsubscribe(ctx context.Context, uri string) error {
+	if err := s.h.opts.Sessions.Unsubscribe(ctx, s.id, uri); err != nil {
+		return fmt.Errorf("streamable: storing an unsubscription of session %s: %w", s.id, err)
+	}
+	s.changeStored(func(r *sessions.Record) {
+		r.Subscriptions = slices.DeleteFunc(r.Subscriptions, func(u string) bool { return u == uri })
+	})
+	return nil
+}
+
+// changeStored applies fn to a copy of the session's stored record and
+// keeps the copy, unless another change raced it, which it then repeats on.
+func (s *session) changeStored(fn func(*sessions.Record)) {
+	for {
+		old := s.stored.Load()
+		if old == nil {
+			return
+		}
+		c := old.Clone()
+		fn(c)
+		if s.stored.CompareAndSwap(old, c) {
+			return
+		}
+	}
+}
+
+// touchEvery is how stale a session's LastSeen may be in the store before
+// a request writes it: a quarter of the idle timeout, so a session in use
+// is written a few times per timeout, not on every request.
+func (t *sessionTable) touchEvery() time.Duration {
+	if idle := t.h.opts.SessionIdleTimeout; idle > 0 {
+		return idle / 4
+	}
+	return time.Duration(1<<63 - 1) // sessions never expire: LastSeen need not move
+}
+
+// find returns the live session with the ID if the principal of r started
+// it, or nil. Without a shared store that is the table's; with one, the
+// store says, in one round trip, whether the session lives, and a session
+// the table lacks is taken over from it. The error is the store's.
+func (t *sessionTable) find(r *http.Request, id string) (*session, error) {
+	principal := auth.PrincipalFrom(r.Context())
+	store := t.h.opts.Sessions
+	if store == nil {
+		return t.lookupOf(id, principal), nil
+	}
+	local := t.lookup(id)
+	rec, err := store.Touch(r.Context(), id, t.now(), t.touchEvery())
+	switch {
+	case errors.Is(err, sessions.ErrNotFound) || err == nil && rec.Ended:
+		if local != nil {
+			t.end(local, ErrSessionEnded) // deleted or expired on another instance
+		}
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case rec.Principal != principal:
+		return nil, nil
+	case local != nil:
+		local.stored.Store(rec)
+		return local, nil
+	}
+	return t.adopt(rec, sse.ClientKey(r))
+}
+
+// adopt makes the table hold a session another instance started, from its
+// stored state, and connects the server to it: the server serves it as the
+// record says, without a new initialize. Taken-over sessions do not count
+// against the session limits, which bound the sessions started here.
+func (t *sessionTable) adopt(rec *sessions.Record, client string) (*session, error) {
+	s := newSession(t.h, rec.ID, rec.Principal, client)
+	s.version = rec.Version
+	s.stored.Store(rec)
+	t.mu.Lock()
+	if t.stopped {
+		t.mu.Unlock()
+		return nil, ErrShutdown
+	}
+	if held := t.m[rec.ID]; held != nil { // another request took it over first
+		t.mu.Unlock()
+		held.stored.Store(rec)
+		return held, nil
+	}
+	t.insertLocked(s)
+	t.mu.Unlock()
+	if err := t.h.connect(s); err != nil {
+		t.end(s, ErrSessionEnded)
+		return nil, err
+	}
+	return s, nil
+}
+
+// endShared ends the session with the ID, if principal started it, for
+// every instance (DELETE): it reports false when there is no such session.
+func (t *sessionTable) endShared(ctx context.Context, id, principal string) (bool, error) {
+	store := t.h.opts.Sessions
+	rec, err := store.Get(ctx, id)
+	switch {
+	case errors.Is(err, sessions.ErrNotFound):
+		return false, nil
+	case err != nil:
+		return false, err
+	case rec.Ended || rec.Principal != principal:
+		return false, nil
+	}
+	if err := store.End(ctx, id); err != nil && !errors.Is(err, sessions.ErrNotFound) {
+		return false, err
+	}
+	if s := t.lookup(id); s != nil {
+		t.end(s, ErrSessionEnded)
+	}
+	return true, nil
+}
+
+// sweepStore keeps the store's view of this table's sessions current and
+// expires idle sessions for the whole cluster: a session with a stream or
+// request open here counts as in use; one the store no longer holds ends
+// here too.
+func (t *sessionTable) sweepStore(now time.Time) {
+	store := t.h.opts.Sessions
+	idle := t.h.opts.SessionIdleTimeout
+	if store == nil || idle <= 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(t.h.ctx, storeTimeout)
+	defer cancel()
+	every := t.touchEvery()
+	t.mu.Lock()
+	var busy []*session
+	for _, s := range t.m {
+		if !s.idleSince(now) && s.stored.Load() != nil {
+			busy = append(busy, s)
+		}
+	}
+	t.mu.Unlock()
+	for _, s := range busy {
+		rec, err := store.Touch(ctx, s.id, now, every)
+		switch {
+		case errors.Is(err, sessions.ErrNotFound) || err == nil && rec.Ended:
+			t.end(s, ErrSessionEnded)
+		case err != nil:
+			t.h.opts.Logger.Warn("streamable: could not mark a session in use in the session store", "session", s.id, "error", err)
+		default:
+			s.stored.Store(rec)
+		}
+	}
+	// LastSeen lags by up to every: a session expires once idle for at
+	// least the timeout, never before.
+	for {
+		ids, err := store.Expire(ctx, now.Add(-idle-every), expireBatch)
+		if err != nil {
+			t.h.opts.Logger.Warn("streamable: could not expire idle sessions in the session store", "error", err)
+			return
+		}
+		for _, id := range ids {
+			if s := t.lookup(id); s != nil {
+				t.end(s, ErrSessionEnded)
+			}
+		}
+		if len(ids) < expireBatch {
+			return
+		}
+	}
+}
