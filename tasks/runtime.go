@@ -39,6 +39,7 @@ type Runtime struct {
 	closed   bool
 	runsWG   sync.WaitGroup
 	closing  chan struct{} // closed when Close begins
+	problems problemLog
 
 	stopSweeps context.CancelFunc
 	sweepsDone chan struct{}
@@ -365,7 +366,7 @@ func (r *Runtime) abort() int {
 			return nil
 		})
 		if err != nil && !errors.Is(err, errUnchanged) && !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrTerminal) {
-			r.log.Warn("tasks: could not release the lease of a stopped task; it is recovered once the lease lapses",
+			r.problem(slog.LevelWarn, "release lease", "tasks: could not release the lease of a stopped task; it is recovered once the lease lapses",
 				slog.String("task_id", rn.id), slog.Any("error", err))
 		}
 	}
@@ -420,7 +421,7 @@ func (r *Runtime) mutate(ctx context.Context, id string, change func(*Record) er
 // delays the reaction until the next heartbeat or poll, so failure is logged.
 func (r *Runtime) publish(ctx context.Context, id string, kind SignalKind) {
 	if err := r.bus.Publish(context.WithoutCancel(ctx), Signal{TaskID: id, Kind: kind}); err != nil {
-		r.log.Warn("tasks: could not publish a task signal; other instances notice at their next heartbeat or poll",
+		r.problem(slog.LevelWarn, "publish", "tasks: could not publish a task signal; other instances notice at their next heartbeat or poll",
 			slog.String("task_id", id), slog.String("signal", string(kind)), slog.Any("error", err))
 	}
 }
