@@ -15,6 +15,8 @@ import (
 func TestClusterContract(t *testing.T) {
 	storetest.TestCluster(t, func(t *testing.T) func() (tasks.Store, tasks.Bus) {
 		path := dbPath(t)
-		return func() (tasks.Store, tasks.Bus) { return open(t, path, sqlite.WithSynchronous(sqlite.SyncNormal)), openBus(t, path, sqlite.WithSynchronous(sqlite.SyncNormal)) }
+		return func() (tasks.Store, tasks.Bus) {
+			return open(t, path, sqlite.WithSynchronous(sqlite.SyncNormal)), openBus(t, path, sqlite.WithSynchronous(sqlite.SyncNormal))
+		}
 	})
 }
