@@ -355,10 +355,12 @@ func (r *Runtime) Close(ctx context.Context) error {
 		r.runsWG.Wait()
 		close(drained)
 	}()
-	waitCtx, stopWaiting := context.WithCancel(ctx)
+	var waitCtx context.Context // ends when Close stops waiting for handlers
+	var stopWaiting context.CancelFunc
 	if deadline, ok := ctx.Deadline(); ok {
-		reserve := min(CloseReserve, time.Until(deadline)/2)
-		waitCtx, stopWaiting = context.WithDeadline(ctx, deadline.Add(-reserve))
+		waitCtx, stopWaiting = context.WithDeadline(ctx, deadline.Add(-min(CloseReserve, time.Until(deadline)/2)))
+	} else {
+		waitCtx, stopWaiting = context.WithCancel(ctx)
 	}
 	defer stopWaiting()
 	var err error
