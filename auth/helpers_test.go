@@ -109,6 +109,23 @@ func (is *testIssuer) publish(k signingKey) {
 // unless present (a nil value deletes the claim).
 func (is *testIssuer) token(t *testing.T, k signingKey, aud string, claims map[string]any) string {
 	t.Helper()
+	return sign(t, k, is.claims(aud, claims))
+}
+
+// typedToken signs the default claims with k, with the JOSE header typ
+// ("" for none) in place of at+jwt.
+func (is *testIssuer) typedToken(t *testing.T, k signingKey, aud, typ string) string {
+	t.Helper()
+	opts := &jose.SignerOptions{}
+	if typ != "" {
+		opts = opts.WithType(jose.ContentType(typ))
+	}
+	return signJWS(t, jose.SigningKey{Algorithm: k.alg, Key: jose.JSONWebKey{Key: k.priv, KeyID: k.kid}}, opts, is.claims(aud, nil))
+}
+
+// claims returns the claims of a token for aud: iss, sub, aud, exp and the
+// rest by default, changed by claims (a nil value deletes the claim).
+func (is *testIssuer) claims(aud string, claims map[string]any) map[string]any {
 	now := time.Now()
 	c := map[string]any{
 		"iss":       is.issuer,
@@ -126,7 +143,7 @@ func (is *testIssuer) token(t *testing.T, k signingKey, aud string, claims map[s
 			c[name] = v
 		}
 	}
-	return sign(t, k, c)
+	return c
 }
 
 // sign signs claims with k as an access token (typ at+jwt, k's key ID).

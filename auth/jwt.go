@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/go-json-experiment/json"
 
 	"github.com/weftmcp/weft/auth/internal/fetch"
@@ -45,6 +46,14 @@ type JWTOptions struct {
 	// MaxKeyAge is how long fetched keys are used before they are fetched
 	// again; zero means one hour.
 	MaxKeyAge time.Duration
+	// AcceptAnyType accepts a token whatever its JOSE "typ" header says.
+	// By default a token must be typed "at+jwt" or "application/at+jwt"
+	// (in any case), as RFC 9068 section 4 requires of resource servers, so
+	// that another JWT signed by the same issuer (an ID token, say) cannot
+	// be presented as an access token. Set it only for an issuer that does
+	// not type its access tokens (some send "JWT", or no "typ"), and only if
+	// that issuer signs no other JWTs naming this resource as audience.
+	AcceptAnyType bool
 }
 
 // JWTVerifier verifies JWT access tokens (RFC 9068 profile) signed with a key
@@ -54,6 +63,7 @@ type JWTVerifier struct {
 	audience string
 	algs     []jose.SignatureAlgorithm
 	leeway   time.Duration
+	anyType  bool
 	keys     *keySet
 }
 
@@ -97,6 +107,7 @@ func NewJWTVerifier(opts JWTOptions) (*JWTVerifier, error) {
 		audience: opts.Audience,
 		algs:     algs,
 		leeway:   positiveOr(opts.Leeway, DefaultLeeway),
+		anyType:  opts.AcceptAnyType,
 		keys: &keySet{
 			hc:          hc,
 			issuer:      opts.Issuer,
@@ -117,19 +128,15 @@ func positiveOr(d, def time.Duration) time.Duration {
 	return d
 }
 
-// jwtClaims are the registered and access-token claims the verifier reads.
+// jwtClaims are the registered claims (go-jose's, which it validates) and
+// the access-token claims the verifier reads.
 type jwtClaims struct {
-	Issuer    string     `json:"iss"`
-	Subject   string     `json:"sub"`
-	Audience  stringList `json:"aud"`
-	Expiry    *float64   `json:"exp"`
-	NotBefore *float64   `json:"nbf"`
-	IssuedAt  *float64   `json:"iat"`
-	Scope     string     `json:"scope"`
-	Scp       stringList `json:"scp"`
-	ClientID  string     `json:"client_id"`
-	AZP       string     `json:"azp"`
-	Cnf       *cnfClaim  `json:"cnf"`
+	jwt.Claims
+	Scope    string     `json:"scope"`
+	Scp      stringList `json:"scp"`
+	ClientID string     `json:"client_id"`
+	AZP      string     `json:"azp"`
+	Cnf      *cnfClaim  `json:"cnf"`
 }
 
 // cnfClaim is the confirmation claim of a sender-constrained token.
@@ -162,7 +169,8 @@ func (l *stringList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Verify checks the token's signature, issuer, audience and validity period.
+// Verify checks the token's type (at+jwt, unless JWTOptions.AcceptAnyType),
+// signature, issuer, audience and validity period.
 func (v *JWTVerifier) Verify(ctx context.Context, token string) (*TokenInfo, error) {
 	jws, err := jose.ParseSignedCompact(token, v.algs)
 	if err != nil {
@@ -172,6 +180,9 @@ func (v *JWTVerifier) Verify(ctx context.Context, token string) (*TokenInfo, err
 		return nil, invalidf("the token has %d signatures, want 1", len(jws.Signatures))
 	}
 	hdr := jws.Signatures[0].Header
+	if err := v.checkType(hdr); err != nil {
+		return nil, err
+	}
 	key, err := v.keys.key(ctx, hdr.KeyID, hdr.Algorithm)
 	if err != nil {
 		return nil, err
@@ -180,6 +191,9 @@ func (v *JWTVerifier) Verify(ctx context.Context, token string) (*TokenInfo, err
 	if err != nil {
 		return nil, invalidf("the signature does not verify with key %q of %s", hdr.KeyID, v.issuer)
 	}
+	// The claims are decoded strictly (names match with case, no
+	// duplicates), not with go-jose's JSONWebToken.Claims, which uses
+	// encoding/json; go-jose's jwt types and validation do the rest.
 	var c jwtClaims
 	if err := json.Unmarshal(payload, &c); err != nil {
 		return nil, invalidf("the claims are not valid JSON of the expected types: %v", err)
@@ -201,37 +215,57 @@ func (v *JWTVerifier) Verify(ctx context.Context, token string) (*TokenInfo, err
 		ClientID: cmp.Or(c.ClientID, c.AZP),
 		Scopes:   scopes,
 		Audience: c.Audience,
-		Expiry:   unixTime(*c.Expiry),
+		Expiry:   c.Expiry.Time(),
 		Claims:   all,
 
 		Confirmation: c.Cnf.jkt(),
 	}, nil
 }
 
+// checkType checks the JOSE "typ" header: RFC 9068 section 4 has resource
+// servers refuse a JWT access token not typed "at+jwt" (media types are
+// case-insensitive, and the "application/" prefix may be left out).
+func (v *JWTVerifier) checkType(hdr jose.Header) error {
+	if v.anyType {
+		return nil
+	}
+	raw, present := hdr.ExtraHeaders[jose.HeaderType]
+	typ, _ := raw.(string)
+	if strings.EqualFold(typ, "at+jwt") || strings.EqualFold(typ, "application/at+jwt") {
+		return nil
+	}
+	// No double quotes: the message goes into a WWW-Authenticate quoted-string.
+	what := "no typ header"
+	if present {
+		what = fmt.Sprintf("typ header %v", raw)
+	}
+	return invalidf("the token has %s, not at+jwt: RFC 9068 types access tokens so that no other JWT passes for one; "+
+		"if its issuer does not type its access tokens, set JWTOptions.AcceptAnyType", what)
+}
+
+// checkClaims checks the registered claims with go-jose's validation: the
+// issuer, the audience, and exp, nbf and iat against now with the leeway.
+// exp is required.
 func (v *JWTVerifier) checkClaims(c *jwtClaims, now time.Time) error {
-	if c.Issuer != v.issuer {
-		return invalidf("the token was issued by %q, not %q", c.Issuer, v.issuer)
-	}
-	if !slices.Contains(c.Audience, v.audience) {
-		return invalidf("the token is not meant for %s (its audience is %q)", v.audience, []string(c.Audience))
-	}
 	if c.Expiry == nil {
 		return invalidf("the token has no expiry (exp)")
 	}
-	if exp := unixTime(*c.Expiry); !now.Before(exp.Add(v.leeway)) {
-		return invalidf("the token expired at %s", exp.UTC().Format(time.RFC3339))
+	err := c.ValidateWithLeeway(jwt.Expected{Issuer: v.issuer, AnyAudience: jwt.Audience{v.audience}, Time: now}, v.leeway)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, jwt.ErrInvalidIssuer):
+		return invalidf("the token was issued by %q, not %q", c.Issuer, v.issuer)
+	case errors.Is(err, jwt.ErrInvalidAudience):
+		return invalidf("the token is not meant for %s (its audience is %q)", v.audience, []string(c.Audience))
+	case errors.Is(err, jwt.ErrExpired):
+		return invalidf("the token expired at %s", c.Expiry.Time().UTC().Format(time.RFC3339))
+	case errors.Is(err, jwt.ErrNotValidYet):
+		return invalidf("the token is not valid before %s", c.NotBefore.Time().UTC().Format(time.RFC3339))
+	case errors.Is(err, jwt.ErrIssuedInTheFuture):
+		return invalidf("the token claims to be issued in the future, at %s", c.IssuedAt.Time().UTC().Format(time.RFC3339))
 	}
-	if c.NotBefore != nil {
-		if nbf := unixTime(*c.NotBefore); now.Add(v.leeway).Before(nbf) {
-			return invalidf("the token is not valid before %s", nbf.UTC().Format(time.RFC3339))
-		}
-	}
-	if c.IssuedAt != nil {
-		if iat := unixTime(*c.IssuedAt); now.Add(v.leeway).Before(iat) {
-			return invalidf("the token claims to be issued in the future, at %s", iat.UTC().Format(time.RFC3339))
-		}
-	}
-	return nil
+	return invalidf("%v", err)
 }
 
 func (v *JWTVerifier) algNames() string {

@@ -73,14 +73,6 @@ type prepared[P any] struct {
 	done   func()
 }
 
-// rpcOptions returns the jsonrpc options the call's config asks for.
-func (pr *prepared[P]) rpcOptions() []jsonrpc.CallOption {
-	if pr.cfg.onID == nil {
-		return nil
-	}
-	return []jsonrpc.CallOption{jsonrpc.OnID(pr.cfg.onID)}
-}
-
 // prepare copies params (nil means the zero params) so the caller's value is
 // never modified, and fills in the _meta the session and opts call for.
 func prepare[P any, PP paramsPtr[P]](s *Session, params PP, opts []CallOption) *prepared[P] {
@@ -119,7 +111,7 @@ func call[P any, R any, PP paramsPtr[P], RP resultPtr[R]](ctx context.Context, s
 	pr := prepare[P, PP](s, params, opts)
 	defer pr.done()
 	var raw stdjson.RawMessage
-	if err := s.conn.Call(ctx, method, PP(&pr.params), &raw, pr.rpcOptions()...); err != nil {
+	if err := s.request(ctx, method, PP(&pr.params), &raw, pr.cfg.onID); err != nil {
 		return err
 	}
 	kind, err := decodeResult(method, raw, res)
@@ -156,7 +148,7 @@ func callWithInput[P any, R any, PP retryablePtr[P], RP resultPtr[R]](ctx contex
 func exchange[P any, PP retryablePtr[P]](ctx context.Context, s *Session, method string, pr *prepared[P], acceptTask bool) (stdjson.RawMessage, mcp.ResultType, error) {
 	for round := 0; ; round++ {
 		var raw stdjson.RawMessage
-		if err := s.conn.Call(ctx, method, PP(&pr.params), &raw, pr.rpcOptions()...); err != nil {
+		if err := s.request(ctx, method, PP(&pr.params), &raw, pr.cfg.onID); err != nil {
 			return nil, "", err
 		}
 		kind, err := s.answerKind(method, raw, acceptTask)

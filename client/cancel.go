@@ -50,7 +50,7 @@ func (s *Session) abandoned(id jsonrpc.ID, method string, cause error) {
 func (s *Session) sendCancel(id jsonrpc.ID, method string, cause error) {
 	ctx, cancel := context.WithTimeout(context.Background(), cancelSendTimeout)
 	defer cancel()
-	err := s.conn.Notify(ctx, mcp.NotificationCancelled, &mcp.CancelledNotificationParams{RequestID: id, Reason: cancelReason(cause)})
+	err := s.notify(ctx, mcp.NotificationCancelled, &mcp.CancelledNotificationParams{RequestID: id, Reason: cancelReason(cause)})
 	if err != nil && s.conn.Err() == nil {
 		s.client.logger.Warn("client: could not send notifications/cancelled", "id", id, "method", method, "error", err)
 	}

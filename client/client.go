@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/weftmcp/weft/internal/wrap"
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 )
@@ -15,6 +16,7 @@ type Client struct {
 	impl   mcp.Implementation
 	opts   Options
 	logger *slog.Logger
+	chain  MethodHandler // Options.Middleware around send; nil without middleware
 }
 
 // New returns a client that introduces itself as impl. opts may be nil; the
@@ -37,6 +39,7 @@ func New(impl mcp.Implementation, opts *Options) *Client {
 	if c.opts.Tasks != nil {
 		c.registerHostedTasks(c.opts.Tasks)
 	}
+	c.chain = wrap.Chain(c.opts.Middleware, send)
 	return c
 }
 

@@ -188,5 +188,5 @@ func (s *Session) NotifyRootsListChanged(ctx context.Context) error {
 	if s.modern() {
 		return notInVersion(s, mcp.NotificationRootsListChanged, "modern servers ask for roots with each request")
 	}
-	return s.conn.Notify(ctx, mcp.NotificationRootsListChanged, &mcp.RootsListChangedNotificationParams{})
+	return s.notify(ctx, mcp.NotificationRootsListChanged, &mcp.RootsListChangedNotificationParams{})
 }

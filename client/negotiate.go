@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -28,8 +29,9 @@ func (s *Session) negotiate(ctx context.Context) error {
 // stdio binding recommends: a discover result means a modern server; a
 // modern error means a modern server that lists what it speaks, and the
 // client retries once with the newest version both speak; any other error,
-// or no answer within Options.ProbeTimeout, means a legacy server, which
-// gets the initialize handshake.
+// a result that is no discover result (a legacy server answering every
+// method, say), or no answer within Options.ProbeTimeout, means a legacy
+// server, which gets the initialize handshake.
 func (s *Session) discoverEra(ctx context.Context) error {
 	res, err := s.probe(ctx, mcp.LatestVersion)
 	var rpcErr *jsonrpc.Error
@@ -51,6 +53,9 @@ func (s *Session) discoverEra(ctx context.Context) error {
 		return s.useListed(ctx, supported, "its unsupported-version error")
 	case errors.As(err, &rpcErr) && mcp.IsModernErrorCode(rpcErr.Code):
 		return fmt.Errorf("client: connecting: the modern server refused server/discover: %w", rpcErr)
+	case errors.Is(err, errMalformedDiscover):
+		s.client.logger.Warn("client: the server answered server/discover with a result that is not a discover result; taking the server as legacy", "error", err)
+		return s.initialize(ctx, mcp.LatestLegacyVersion)
 	}
 	s.client.logger.Debug("client: the server/discover probe failed; taking the server as legacy", "error", err)
 	return s.initialize(ctx, mcp.LatestLegacyVersion)
@@ -129,15 +134,27 @@ func (s *Session) discover(ctx context.Context, v string, retry bool) error {
 	return s.settleModern(v, res)
 }
 
+// errMalformedDiscover is wrapped by the error of a server/discover answer
+// that is not a discover result: not an object of the right shape, or one
+// listing no supportedVersions.
+var errMalformedDiscover = errors.New("the server/discover result is malformed")
+
 // sendDiscover sends server/discover with the _meta of version v.
 func (s *Session) sendDiscover(ctx context.Context, v string) (*mcp.DiscoverResult, error) {
 	meta, err := s.client.modernMeta(v, false)
 	if err != nil {
 		return nil, err
 	}
-	var res mcp.DiscoverResult
-	if err := s.conn.Call(ctx, mcp.MethodServerDiscover, &mcp.DiscoverParams{Meta: meta}, &res); err != nil {
+	var raw stdjson.RawMessage
+	if err := s.request(ctx, mcp.MethodServerDiscover, &mcp.DiscoverParams{Meta: meta}, &raw, nil); err != nil {
 		return nil, err
+	}
+	var res mcp.DiscoverResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("%w: %w", errMalformedDiscover, err)
+	}
+	if len(res.SupportedVersions) == 0 {
+		return nil, fmt.Errorf("%w: it lists no supportedVersions", errMalformedDiscover)
 	}
 	return &res, nil
 }
@@ -175,7 +192,7 @@ func (s *Session) initialize(ctx context.Context, v string) error {
 		ClientInfo:      s.client.impl,
 	}
 	var res mcp.InitializeResult
-	if err := s.conn.Call(ctx, mcp.MethodInitialize, params, &res); err != nil {
+	if err := s.request(ctx, mcp.MethodInitialize, params, &res, nil); err != nil {
 		return fmt.Errorf("client: connecting: initialize: %w", err)
 	}
 	got := res.ProtocolVersion
@@ -189,7 +206,7 @@ func (s *Session) initialize(ctx context.Context, v string) error {
 		capabilities: res.Capabilities,
 		instructions: res.Instructions,
 	})
-	if err := s.conn.Notify(ctx, mcp.NotificationInitialized, &mcp.InitializedNotificationParams{}); err != nil {
+	if err := s.notify(ctx, mcp.NotificationInitialized, &mcp.InitializedNotificationParams{}); err != nil {
 		return fmt.Errorf("client: connecting: sending notifications/initialized: %w", err)
 	}
 	return nil

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -287,5 +288,45 @@ func TestPinnedModernVersionFailsWhenTheServerListsOthers(t *testing.T) {
 	<-p.conn.Done()
 	if n := len(p.requests(mcp.MethodServerDiscover)); n != 1 {
 		t.Errorf("the client sent server/discover %d times, want 1", n)
+	}
+}
+
+// A server/discover answer that is not a discover result (no
+// supportedVersions, or not the right shape) comes from a server that is
+// not modern: the client falls back to initialize, as for a legacy error,
+// and logs why.
+func TestConnectFallsBackToInitializeOnAMalformedDiscoverResult(t *testing.T) {
+	for _, answer := range []string{
+		`{}`,
+		`{"capabilities":{},"_meta":{}}`,
+		`{"supportedVersions":[],"capabilities":{}}`,
+		`{"supportedVersions":null,"capabilities":{}}`,
+		`{"supportedVersions":"2026-07-28","capabilities":{}}`,
+		`[]`,
+	} {
+		var logs syncBuffer
+		s, p := connect(t, &Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))},
+			map[string]handlerFunc{mcp.MethodServerDiscover: raw(answer)})
+		if s.ProtocolVersion() != mcp.LatestLegacyVersion || s.IsModern() {
+			t.Fatalf("discover answered %s: ProtocolVersion = %q, want the legacy fallback %s", answer, s.ProtocolVersion(), mcp.LatestLegacyVersion)
+		}
+		p.drained(s)
+		want := []string{mcp.MethodServerDiscover, mcp.MethodInitialize, mcp.NotificationInitialized}
+		if got := p.methods(); !slices.Equal(got, want) {
+			t.Errorf("discover answered %s: the server received %v, want %v", answer, got, want)
+		}
+		if log := logs.String(); !strings.Contains(log, "level=WARN") || !strings.Contains(log, "not a discover result") || !strings.Contains(log, "malformed") {
+			t.Errorf("discover answered %s: the client logged %q; want a warning saying why it fell back", answer, log)
+		}
+	}
+}
+
+// With a pinned modern version there is no fallback: a malformed discover
+// result fails the connection and says so.
+func TestPinnedModernVersionFailsOnAMalformedDiscoverResult(t *testing.T) {
+	_, stream := newPeer(t, map[string]handlerFunc{mcp.MethodServerDiscover: raw(`{"capabilities":{}}`)})
+	_, err := New(mcp.Implementation{Name: "c", Version: "1"}, &Options{ProtocolVersion: mcp.Version20260728}).Connect(testCtx(t), stream)
+	if err == nil || !strings.Contains(err.Error(), "lists no supportedVersions") {
+		t.Fatalf("Connect = %v; want an error saying the discover result lists no versions", err)
 	}
 }

@@ -115,4 +115,9 @@ type Options struct {
 	MaxInputRounds int
 	// Logger receives the client's diagnostics; nil means slog.Default().
 	Logger *slog.Logger
+	// Middleware wraps the sending of every request and notification, in
+	// order: the first is outermost. It sees every message the session
+	// sends, the handshake and the retries of multi round-trip requests
+	// included. None costs nothing.
+	Middleware []Middleware
 }

@@ -510,3 +510,17 @@ func TestMalformedTasksAreRejected(t *testing.T) {
 		t.Errorf("Status = %v, want an error naming the status", err)
 	}
 }
+
+// A completed extension task whose inlined result is not a tools/call
+// result (no content) is an error, never an empty result with no error.
+func TestCompletedTaskWithoutContentIsAnError(t *testing.T) {
+	s, _ := connect(t, nil, map[string]handlerFunc{
+		mcp.MethodTasksGet: fixed(extGot("t-9", mcp.TaskCompleted, 20, func(d *mcp.DetailedTask) {
+			d.TaskResult = stdjson.RawMessage(`{"_meta":{}}`)
+		})),
+	})
+	res, err := s.Task("t-9").Result(testCtx(t))
+	if err == nil || !strings.Contains(err.Error(), "no content array") {
+		t.Fatalf("Result = %+v, %v; want an error saying the result has no content", res, err)
+	}
+}

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -278,38 +279,77 @@ func (h *TaskHandle) outcome(ctx context.Context, st *TaskState) (*mcp.CallToolR
 // payload fetches a 2025-11-25 task's outcome with tasks/result, which the
 // server holds until the task has finished. Its answer is exactly the
 // underlying call's: the tool result, or the JSON-RPC error, which becomes a
-// *TaskFailedError (or a cancellation, when tasks/get says so).
+// *TaskFailedError (or a cancellation, when tasks/get says so). An answer
+// that is not a tools/call result (a peer answers a cancelled task with
+// only _meta) is explained by the task's status too.
 func (h *TaskHandle) payload(ctx context.Context) (*mcp.CallToolResult, error) {
-	var res mcp.CallToolResult
-	err := call(ctx, h.s, mcp.MethodTasksResult, &mcp.GetTaskPayloadParams{TaskID: h.id}, &res, nil)
+	var answer payloadText
+	err := call(ctx, h.s, mcp.MethodTasksResult, &mcp.GetTaskPayloadParams{TaskID: h.id}, &answer, nil)
 	var rpcErr *jsonrpc.Error
 	switch {
 	case errors.As(err, &rpcErr):
-		st, gerr := h.Status(ctx)
-		if gerr != nil {
-			return nil, h.failed(mcp.MethodTasksResult, err)
-		}
-		switch st.Status {
-		case mcp.TaskCancelled:
-			h.done()
-			return nil, cancelledError(st)
-		case mcp.TaskFailed:
-			h.done()
-			return nil, &TaskFailedError{TaskID: h.id, StatusMessage: st.StatusMessage, Err: rpcErr}
-		}
-		return nil, h.failed(mcp.MethodTasksResult, err)
+		return nil, h.settle(ctx, rpcErr, h.failed(mcp.MethodTasksResult, err))
 	case err != nil:
 		return nil, h.failed(mcp.MethodTasksResult, err)
 	}
+	res, err := decodeToolResult(h.id, answer.text)
+	if err != nil {
+		return nil, h.settle(ctx, nil, err)
+	}
 	h.done()
-	return &res, nil
+	return res, nil
 }
 
-// decodeToolResult decodes a task's tools/call result.
+// settle explains an answer to tasks/result that is not the tool's result:
+// rpcErr, the JSON-RPC error it was (nil for a malformed result), or cause.
+// When tasks/get says the task was cancelled or failed, that is the error;
+// otherwise cause stands.
+func (h *TaskHandle) settle(ctx context.Context, rpcErr *jsonrpc.Error, cause error) error {
+	st, err := h.Status(ctx)
+	if err != nil {
+		return cause
+	}
+	switch st.Status {
+	case mcp.TaskCancelled:
+		h.done()
+		return cancelledError(st)
+	case mcp.TaskFailed:
+		h.done()
+		return &TaskFailedError{TaskID: h.id, StatusMessage: st.StatusMessage, Err: rpcErr}
+	}
+	if rpcErr != nil {
+		return cause
+	}
+	return fmt.Errorf("%w (tasks/get says the task is %s)", cause, st.Status)
+}
+
+// payloadText is an answer to tasks/result kept as its JSON text, to be
+// checked as a tools/call result apart from the call: an answer that is not
+// one sends the client to the task's status rather than failing the call.
+type payloadText struct {
+	result mcp.Result // never decoded: a 2025-11-25 result has no resultType
+	text   []byte
+}
+
+// ResultBase returns the result's common members, as call requires.
+func (p *payloadText) ResultBase() *mcp.Result { return &p.result }
+
+// UnmarshalJSON keeps the answer's text.
+func (p *payloadText) UnmarshalJSON(text []byte) error {
+	p.text = bytes.Clone(text)
+	return nil
+}
+
+// decodeToolResult decodes a task's tools/call result, which must have the
+// content array every tools/call result has (absent and null decode as a
+// nil Content; [] as an empty one).
 func decodeToolResult(id string, raw []byte) (*mcp.CallToolResult, error) {
 	var res mcp.CallToolResult
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return nil, fmt.Errorf("client: the result of task %s is not a tools/call result: %w", id, err)
+	}
+	if res.Content == nil {
+		return nil, fmt.Errorf("client: the result of task %s is not a tools/call result: it has no content array", id)
 	}
 	return &res, nil
 }

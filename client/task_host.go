@@ -145,7 +145,7 @@ func (h *taskHost) report(s *Session, created tasks.Task) {
 			continue // the server has it from the creation result
 		}
 		p := &mcp.TaskStatusNotificationParams{Task: wireTask(t)}
-		if err := s.conn.Notify(h.ctx, mcp.NotificationTasksStatus, p); err != nil {
+		if err := s.notify(h.ctx, mcp.NotificationTasksStatus, p); err != nil {
 			if h.ctx.Err() == nil && s.conn.Err() == nil {
 				h.logger.Warn("client: could not send notifications/tasks/status", "task", t.ID, "error", err)
 			}

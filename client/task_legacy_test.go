@@ -437,3 +437,64 @@ func TestTasksListsEveryPage(t *testing.T) {
 		t.Errorf("ListTasks on a modern session = %v, want ErrNotInVersion", err)
 	}
 }
+
+// Result's doc promises ErrTaskCancelled for a cancelled task. A peer that
+// answers tasks/result of a cancelled task with only _meta (no content, so
+// no tools/call result) must not make Result return an empty result and no
+// error: whenever the answer is not a tools/call result, the task's status
+// explains it.
+func TestTasksResultThatIsNoToolResultIsExplainedByTheStatus(t *testing.T) {
+	onlyMeta := raw(`{"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"l-9"}}}`)
+	tests := []struct {
+		name   string
+		status mcp.TaskStatus
+		answer handlerFunc
+		gets   int // tasks/get requests Result must send
+		check  func(t *testing.T, res *mcp.CallToolResult, err error)
+	}{
+		{"cancelled, only _meta", mcp.TaskCancelled, onlyMeta, 1, func(t *testing.T, res *mcp.CallToolResult, err error) {
+			if !errors.Is(err, ErrTaskCancelled) {
+				t.Fatalf("Result = %+v, %v; want ErrTaskCancelled", res, err)
+			}
+		}},
+		{"cancelled, content null", mcp.TaskCancelled, raw(`{"content":null}`), 1, func(t *testing.T, res *mcp.CallToolResult, err error) {
+			if !errors.Is(err, ErrTaskCancelled) {
+				t.Fatalf("Result = %+v, %v; want ErrTaskCancelled", res, err)
+			}
+		}},
+		{"cancelled, not an object", mcp.TaskCancelled, raw(`[]`), 1, func(t *testing.T, res *mcp.CallToolResult, err error) {
+			if !errors.Is(err, ErrTaskCancelled) {
+				t.Fatalf("Result = %+v, %v; want ErrTaskCancelled", res, err)
+			}
+		}},
+		{"failed, only _meta", mcp.TaskFailed, onlyMeta, 1, func(t *testing.T, res *mcp.CallToolResult, err error) {
+			var tf *TaskFailedError
+			if !errors.As(err, &tf) || tf.TaskID != "l-9" {
+				t.Fatalf("Result = %+v, %v; want a *TaskFailedError", res, err)
+			}
+		}},
+		{"completed, only _meta", mcp.TaskCompleted, onlyMeta, 1, func(t *testing.T, res *mcp.CallToolResult, err error) {
+			if err == nil || !strings.Contains(err.Error(), "no content array") || !strings.Contains(err.Error(), "completed") {
+				t.Fatalf("Result = %+v, %v; want an error saying the result has no content", res, err)
+			}
+		}},
+		{"completed, empty content", mcp.TaskCompleted, raw(`{"content":[]}`), 0, func(t *testing.T, res *mcp.CallToolResult, err error) {
+			if err != nil || res == nil || len(res.Content) != 0 || res.IsError {
+				t.Fatalf("Result = %+v, %v; want the empty result", res, err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, p := legacyConnect(t, nil, true, map[string]handlerFunc{
+				mcp.MethodTasksGet:    legacyGot("l-9", tt.status, 10),
+				mcp.MethodTasksResult: tt.answer,
+			})
+			res, err := s.Task("l-9").Result(testCtx(t))
+			tt.check(t, res, err)
+			if gets := len(p.requests(mcp.MethodTasksGet)); gets != tt.gets {
+				t.Errorf("Result sent tasks/get %d times; want %d (only for an answer that is not a tools/call result)", gets, tt.gets)
+			}
+		})
+	}
+}

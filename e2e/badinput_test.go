@@ -128,3 +128,22 @@ func TestServerAnswersInitializeEvenWhenTheClientCancelsIt(t *testing.T) {
 		p.alive(e.version)
 	})
 }
+
+// initialize without protocolVersion, capabilities or clientInfo gets
+// -32602 naming what is missing, and opens no session: a complete
+// initialize afterwards works.
+func TestServerRefusesInitializeWithoutItsRequiredParams(t *testing.T) {
+	forEach(t, []string{mcp.Version20250618}, func(t *testing.T, e env) {
+		p := dialRaw(t, e.transport)
+		for i, params := range []string{``, `,"params":{}`, `,"params":{"protocolVersion":"2025-06-18","clientInfo":{"name":"raw","version":"1"}}`} {
+			p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"initialize"%s}`, i, params))
+			r := p.response()
+			if r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidParams || !strings.Contains(r.Error.Message, "missing: ") ||
+				!strings.Contains(r.Error.Message, "capabilities") {
+				t.Errorf("initialize%s: %+v %s, want -32602 naming capabilities", params, r.Error, r.Result)
+			}
+		}
+		p.open(e.version)
+		p.alive(e.version)
+	})
+}

@@ -71,15 +71,7 @@ func dial(t testing.TB, kind string) jsonrpc.Stream {
 		t.Cleanup(func() { f.close(t) })
 		return f.dial(t, nil)
 	case "http":
-		f := newFixture()
-		h := streamable.NewHandler(f.srv, nil)
-		ts := httptest.NewServer(h)
-		t.Cleanup(func() {
-			ts.Close()
-			h.Shutdown(context.Background())
-			f.close(t)
-		})
-		return streamable.NewClient(ts.URL+"/mcp", nil)
+		return streamable.NewClient(serveHTTP(t)+"/mcp", nil)
 	case "stdio":
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		// A race-enabled binary sleeps a second at exit unless told not to.
@@ -99,6 +91,21 @@ func dial(t testing.TB, kind string) jsonrpc.Stream {
 	}
 	t.Fatalf("unknown transport %q", kind)
 	return nil
+}
+
+// serveHTTP serves a fixture server over Streamable HTTP on a loopback
+// listener until the test ends, and returns its URL.
+func serveHTTP(t testing.TB) string {
+	t.Helper()
+	f := newFixture()
+	h := streamable.NewHandler(f.srv, nil)
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() {
+		ts.Close()
+		h.Shutdown(context.Background())
+		f.close(t)
+	})
+	return ts.URL
 }
 
 // connect dials a fixture server and connects a client at the env's version

@@ -71,13 +71,24 @@ func TestToolsCall(t *testing.T) {
 				t.Errorf("fail = %+v, want isError with the error's text", res)
 			}
 		})
-		t.Run("schema violation is -32602", func(t *testing.T) {
+		t.Run("schema violation is a tool error from 2025-11-25 on, -32602 before", func(t *testing.T) {
 			for _, args := range []string{`{"n":0}`, `{"n":"one"}`, `{}`, `{"n":1,"extra":true}`} {
-				_, err := s.CallTool(ctxFor(t), &mcp.CallToolParams{Name: "strict", Arguments: []byte(args)})
-				var e *jsonrpc.Error
-				if !errors.As(err, &e) || e.Code != jsonrpc.CodeInvalidParams {
-					t.Errorf("strict %s: %v, want -32602", args, err)
+				res, err := s.CallTool(ctxFor(t), &mcp.CallToolParams{Name: "strict", Arguments: []byte(args)})
+				if !mcp.InvalidArgumentsAreToolErrors(e.version) {
+					var je *jsonrpc.Error
+					if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams {
+						t.Errorf("strict %s: %v, want -32602", args, err)
+					}
+					continue
 				}
+				if err != nil || !res.IsError || !strings.Contains(text(t, res), `invalid arguments for tool "strict"`) {
+					t.Errorf("strict %s: %+v, %v, want a tool error naming the tool (SEP-1303)", args, res, err)
+				}
+			}
+			_, err := s.CallTool(ctxFor(t), &mcp.CallToolParams{Name: "strict", Arguments: []byte(`[1]`)})
+			var je *jsonrpc.Error
+			if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams {
+				t.Errorf("strict with an array for arguments: %v, want -32602", err)
 			}
 			if got := text(t, callTool(t, s, "strict", `{"n":3}`)); got != `accepted {"n":3}` {
 				t.Errorf("strict with valid arguments = %s", got)

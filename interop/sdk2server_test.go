@@ -107,6 +107,9 @@ func sdk2ClientOptions(version string, asked *[]string) *client.Options {
 	var mu sync.Mutex
 	return &client.Options{
 		ProtocolVersion: version,
+		// The probe waits on a Node.js process that may still be starting
+		// on a busy machine; a short probe would take it for a legacy server.
+		ProbeTimeout: time.Minute,
 		ElicitForm: func(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 			mu.Lock()
 			*asked = append(*asked, p.Message)

@@ -4,6 +4,7 @@ import (
 	stdjson "encoding/json"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -43,6 +44,16 @@ type observations struct {
 			Code int `json:"code"`
 		} `json:"error"`
 	} `json:"unknownTool"`
+	BadArguments struct {
+		Result *struct {
+			IsError bool   `json:"isError"`
+			Text    string `json:"text"`
+		} `json:"result"`
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	} `json:"badArguments"`
 	Resources []struct {
 		URI string `json:"uri"`
 	} `json:"resources"`
@@ -130,6 +141,9 @@ func checkObservations(t *testing.T, o *observations) {
 		}
 	case u.Result == nil || !u.Result.IsError:
 		t.Errorf("calling an unknown tool succeeded: %+v", u)
+	}
+	if b := o.BadArguments; b.Result == nil || !b.Result.IsError || !strings.Contains(b.Result.Text, `invalid arguments for tool "add"`) {
+		t.Errorf("add with a string for a number = %+v, error %+v; want a tool error naming the tool (SEP-1303)", b.Result, b.Error)
 	}
 	if len(o.Resources) != 1 || o.Resources[0].URI != "interop://static/hello" {
 		t.Errorf("resources/list = %+v", o.Resources)

@@ -300,25 +300,35 @@ func (c *Conn) dispatch(msg Message) {
 		}
 	case Batch:
 		c.dispatchBatch(m)
+	case *DecodeError:
+		c.rejectMessage(m)
 	}
 }
 
-// rejectMessage answers a message the stream could not decode. A malformed
-// response is not answered: it fails the call it names, if any.
+// rejectMessage answers a message the stream could not decode.
 func (c *Conn) rejectMessage(de *DecodeError) {
+	if resp := c.rejection(de); resp != nil {
+		c.reply(resp)
+	}
+}
+
+// rejection returns the error response to a message that could not be
+// decoded. A malformed response is not answered (rejection returns nil): it
+// fails the call it names, if any.
+func (c *Conn) rejection(de *DecodeError) *Response {
 	if de.IsResponse {
 		c.logger.Warn("jsonrpc: received an invalid response", "id", de.ID, "error", de.Err.Message)
 		if de.ID.IsValid() && !de.ID.IsNull() {
 			c.failCall(de.ID, fmt.Errorf("jsonrpc: the peer's response is invalid: %w", de))
 		}
-		return
+		return nil
 	}
 	c.logger.Warn("jsonrpc: received an invalid message", "id", de.ID, "code", de.Err.Code, "error", de.Err.Message)
 	id := de.ID
 	if !id.IsValid() {
 		id = NullID
 	}
-	c.reply(&Response{ID: id, Error: de.Err})
+	return &Response{ID: id, Error: de.Err}
 }
 
 // endReading handles the end of input. After a clean EOF the connection

@@ -115,6 +115,9 @@ func TestBatchRequestsShareTheQueueBound(t *testing.T) {
 	_, p := pipePeer(t, jsonrpc.ConnOptions{Handler: b, MaxInFlight: 1, MaxQueued: 1, AllowBatch: func() bool { return true }})
 	p.send(jsonrpc.Batch{request(1, "block", ""), request(2, "block", ""), request(3, "block", "")})
 	receive(t, b.started, "request 1 to start")
+	// Request 1 must still hold its slot when 3 is dispatched: release it
+	// only once the whole batch has been.
+	b.sync(t, p)
 	close(b.release)
 	batch := p.recv().(jsonrpc.Batch)
 	var got []string
@@ -129,5 +132,37 @@ func TestBatchRequestsShareTheQueueBound(t *testing.T) {
 	sort.Strings(got)
 	if strings.Join(got, " ") != "1:ok 2:ok 3:err" {
 		t.Errorf("batch reply %v; want 1 and 2 answered and 3 refused as busy", got)
+	}
+}
+
+// JSON-RPC 2.0 §6: each invalid element of a batch gets its own -32600,
+// valid requests are served, and an invalid response fails the call it
+// names without an answer.
+func TestBatchAnswersEachInvalidElementAndServesTheRest(t *testing.T) {
+	c, p := stdioPeer(t, jsonrpc.ConnOptions{Handler: newBlocker(), AllowBatch: func() bool { return true }})
+	done := make(chan error, 1)
+	go func() { done <- c.Call(timeoutCtx(t), "roots/list", nil, nil) }()
+	call := p.recv().(*jsonrpc.Request)
+	p.sendLine(`[{"jsonrpc":"2.0","id":1,"method":"ping"},1,{"jsonrpc":"2.0","id":2},` +
+		`{"jsonrpc":"2.0","id":` + call.ID.Raw() + `,"result":{},"error":{"code":1,"message":"both"}}]`)
+	batch, ok := p.recv().(jsonrpc.Batch)
+	if !ok {
+		t.Fatal("the batch was not answered with a batch")
+	}
+	var got []string
+	for _, m := range batch {
+		got = append(got, describe(m))
+	}
+	sort.Strings(got)
+	want := []string{
+		`response id=1 result="fast"`,
+		`response id=2 error=-32600 "batch element 2: member \"method\" is missing (a request needs \"method\"; a response needs \"result\" or \"error\")" data=`,
+		`response id=null error=-32600 "batch element 1 must be an object, not a number" data=`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("batch reply:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if err := receive(t, done, "the call"); err == nil || !strings.Contains(err.Error(), `both "result" and "error"`) {
+		t.Errorf("Call = %v; want the invalid response in the batch reported", err)
 	}
 }

@@ -17,7 +17,8 @@ func TestUndecodableMessagesAreAnsweredAndTheConnectionLives(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"method":`, `response id=null error=-32700 "invalid JSON: the input ends before the JSON value is complete" data=`},
 		{`{"jsonrpc":"1.0","id":5,"method":"x"}`, `response id=5 error=-32600 "member \"jsonrpc\" must be \"2.0\"" data=`},
 		{`{"jsonrpc":"2.0","id":"k","method":"x","params":{"a":1,"a":2}}`, `response id="k" error=-32600 "duplicate member \"a\" in /params" data=`},
-		{`[{"jsonrpc":"2.0","id":1}]`, `response id=null error=-32600 "batch element 0: member \"method\" is missing (a request needs \"method\"; a response needs \"result\" or \"error\")" data=`},
+		{`[{"jsonrpc":"2.0","id":1}]`, `response id=null error=-32600 "batches are not supported by the negotiated protocol version" data=`},
+		{`[1,{"jsonrpc":"2.0","method"]`, `response id=null error=-32700 "invalid JSON at byte 28: invalid character ']' after object name (expecting ':')" data=`},
 	}
 	for _, tt := range tests {
 		p.sendLine(tt.line)

@@ -16,7 +16,9 @@ const DefaultMaxMessageSize = 4 << 20
 // DecodeError reports bytes that are not a valid JSON-RPC message. It carries
 // the error response the peer should get: Err is -32700 (CodeParseError) when
 // the bytes are not JSON and -32600 (CodeInvalidRequest) when they are JSON
-// but not a valid message.
+// but not a valid message. In a decoded Batch, a *DecodeError stands in
+// place of each element that is not a valid message: it is answered on its
+// own, as JSON-RPC 2.0 §6 requires, while the other elements are served.
 type DecodeError struct {
 	// ID is the id of the offending message when it could be read, else NullID
 	// (always NullID for -32700, as JSON-RPC requires).
@@ -38,7 +40,10 @@ func (e *DecodeError) Error() string {
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // DecodeMessage decodes exactly one JSON-RPC message: an object (a *Request or
-// a *Response) or a non-empty array (a Batch). It is strict: "jsonrpc" must be
+// a *Response) or a non-empty array (a Batch). Each element of a batch is
+// decoded on its own: one that is not a valid message is a *DecodeError in
+// the Batch, and only text that is not JSON or an empty array fails the
+// whole batch. It is strict: "jsonrpc" must be
 // "2.0", member names are case-sensitive, duplicate member names at any depth
 // and invalid UTF-8 are rejected, ids must be strings or integers, params
 // must be an object or an array, and a response has exactly one of result and
@@ -77,7 +82,7 @@ func (d *Decoder) Decode(data []byte) (Message, error) {
 		}
 		msg, derr = f.message()
 	case '[':
-		msg, derr = readBatch(dec)
+		return d.decodeBatch(data)
 	default:
 		v, err := dec.ReadValue()
 		switch {
@@ -88,20 +93,25 @@ func (d *Decoder) Decode(data []byte) (Message, error) {
 		}
 		derr = invalid(NullID, "a message must be a JSON object or array, not %s", kindName(v.Kind()))
 	}
-	if derr != nil && derr.Err.Code == CodeParseError {
-		return nil, derr
-	}
-	// Anything after the value, even valid JSON, makes the bytes invalid JSON text.
-	if _, err := dec.ReadToken(); err != io.EOF {
-		if err == nil {
-			err = errors.New("unexpected data after the JSON value")
-		}
-		return nil, syntaxError(err, nil)
+	if err := d.checkEnd(); err != nil {
+		return nil, err
 	}
 	if derr != nil {
 		return nil, derr
 	}
 	return msg, nil
+}
+
+// checkEnd checks that nothing follows the value just read: anything after
+// it, even valid JSON, makes the bytes invalid JSON text.
+func (d *Decoder) checkEnd() *DecodeError {
+	if _, err := d.dec.ReadToken(); err != io.EOF {
+		if err == nil {
+			err = errors.New("unexpected data after the JSON value")
+		}
+		return syntaxError(err, nil)
+	}
+	return nil
 }
 
 // fields collects the members of one message object as it is read.
@@ -316,46 +326,67 @@ func (f *fields) message() (Message, *DecodeError) {
 	return nil, derr
 }
 
-// readBatch reads a non-empty array of message objects.
-func readBatch(dec *jsontext.Decoder) (Message, *DecodeError) {
+// decodeBatch decodes an array: a batch whose elements are decoded one by
+// one (JSON-RPC 2.0 §6). An element that is not a valid message is a
+// *DecodeError in the batch, in its place, so that it is answered on its own
+// and the valid elements are still served. Only text that is not JSON and
+// an empty array fail the whole batch.
+func (d *Decoder) decodeBatch(data []byte) (Message, error) {
+	// First pass: find the elements, checking only that the text is JSON.
+	// Duplicate member names are allowed here, so that they fail the one
+	// element that has them, in the second pass, and not the batch.
+	d.in = *bytes.NewBuffer(data)
+	dec := &d.dec
+	dec.Reset(&d.in, jsontext.AllowDuplicateNames(true))
 	if _, err := dec.ReadToken(); err != nil { // '['
 		return nil, syntaxError(err, nil)
 	}
-	var batch Batch
-	var problem *DecodeError
-	for i := 0; dec.PeekKind() != ']'; i++ {
-		if k := dec.PeekKind(); k != '{' {
-			if err := dec.SkipValue(); err != nil {
-				return nil, syntaxError(err, nil)
-			}
-			if problem == nil {
-				problem = invalid(NullID, "batch element %d must be an object, not %s", i, kindName(k))
-			}
-			continue
-		}
-		var f fields
-		if err := f.read(dec); err != nil {
+	var spans [][2]int64 // where each element starts and ends in data
+	for dec.PeekKind() != ']' {
+		v, err := dec.ReadValue()
+		if err != nil {
 			return nil, syntaxError(err, nil)
 		}
-		msg, derr := f.message()
-		if derr != nil {
-			if problem == nil {
-				problem = invalid(NullID, "batch element %d: %s", i, derr.Err.Message)
-			}
-			continue
-		}
-		batch = append(batch, msg)
+		end := dec.InputOffset()
+		spans = append(spans, [2]int64{end - int64(len(v)), end})
 	}
 	if _, err := dec.ReadToken(); err != nil { // ']'
 		return nil, syntaxError(err, nil)
 	}
-	switch {
-	case problem != nil:
-		return nil, problem
-	case len(batch) == 0:
+	if err := d.checkEnd(); err != nil {
+		return nil, err
+	}
+	if len(spans) == 0 {
 		return nil, invalid(NullID, "an empty array is not a valid message")
 	}
+	// Second pass: decode each element strictly, on its own.
+	batch := make(Batch, len(spans))
+	for i, span := range spans {
+		batch[i] = d.decodeElement(i, data[span[0]:span[1]])
+	}
 	return batch, nil
+}
+
+// decodeElement decodes element i of a batch: a message, or the
+// *DecodeError that answers it.
+func (d *Decoder) decodeElement(i int, elem []byte) Message {
+	if k := jsontext.Value(elem).Kind(); k != '{' {
+		return invalid(NullID, "batch element %d must be an object, not %s", i, kindName(k))
+	}
+	d.in = *bytes.NewBuffer(elem)
+	d.dec.Reset(&d.in)
+	var f fields
+	var derr *DecodeError
+	if err := f.read(&d.dec); err != nil {
+		derr = syntaxError(err, &f)
+	} else {
+		var msg Message
+		if msg, derr = f.message(); derr == nil {
+			return msg
+		}
+	}
+	derr.Err.Message = fmt.Sprintf("batch element %d: %s", i, derr.Err.Message)
+	return derr
 }
 
 // syntaxError converts an error from jsontext into a *DecodeError. A

@@ -11,8 +11,10 @@ import (
 )
 
 // FuzzDecode checks that the decoder never panics, fails only with a
-// *DecodeError carrying -32700 or -32600, and that whatever it accepts
-// encodes without a line break and decodes back to an equal message.
+// *DecodeError carrying -32700 or -32600, gives each invalid element of a
+// batch a -32600 *DecodeError, and that whatever it accepts (a batch's valid
+// elements) encodes without a line break and decodes back to an equal
+// message.
 func FuzzDecode(f *testing.F) {
 	for _, seed := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}`,
@@ -51,6 +53,11 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
+		if b, ok := msg.(jsonrpc.Batch); ok {
+			if msg = validElements(t, data, b); msg == nil {
+				return
+			}
+		}
 		enc, err := jsonrpc.EncodeMessage(msg)
 		if err != nil {
 			t.Fatalf("decoded %q but cannot encode it: %v", data, err)
@@ -69,6 +76,26 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("encoding is not stable: %q then %q (%v)", enc, enc2, err)
 		}
 	})
+}
+
+// validElements checks the invalid elements of a decoded batch and returns
+// a batch of its valid ones, or nil when there are none.
+func validElements(t *testing.T, data []byte, b jsonrpc.Batch) jsonrpc.Message {
+	var valid jsonrpc.Batch
+	for i, m := range b {
+		de, ok := m.(*jsonrpc.DecodeError)
+		if !ok {
+			valid = append(valid, m)
+			continue
+		}
+		if de.Err.Code != jsonrpc.CodeInvalidRequest || !de.ID.IsValid() {
+			t.Fatalf("DecodeMessage(%q): element %d: code %d id %s; want -32600 and an id", data, i, de.Err.Code, de.ID)
+		}
+	}
+	if len(valid) == 0 {
+		return nil
+	}
+	return valid
 }
 
 // equalMessages compares two messages, raw JSON values by their compact form.

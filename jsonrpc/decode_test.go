@@ -25,6 +25,8 @@ func describe(msg jsonrpc.Message) string {
 			parts[i] = describe(el)
 		}
 		return "batch[" + strings.Join(parts, "; ") + "]"
+	case *jsonrpc.DecodeError:
+		return fmt.Sprintf("invalid id=%s error=%d %q response=%v", m.ID, m.Err.Code, m.Err.Message, m.IsResponse)
 	}
 	return fmt.Sprintf("%T", msg)
 }
@@ -64,6 +66,44 @@ func TestDecodeValidMessages(t *testing.T) {
 	}
 }
 
+// Each element of a batch is decoded on its own (JSON-RPC 2.0 §6): an
+// invalid one is a *DecodeError in its place and does not fail the others.
+func TestDecodeBatchElementsOneByOne(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"numbers", `[1,2]`, `batch[` +
+			`invalid id=null error=-32600 "batch element 0 must be an object, not a number" response=false; ` +
+			`invalid id=null error=-32600 "batch element 1 must be an object, not a number" response=false]`},
+		{"nested batch", ` [ [{"jsonrpc":"2.0","method":"m"}] ] `,
+			`batch[invalid id=null error=-32600 "batch element 0 must be an object, not an array" response=false]`},
+		{"valid and invalid mixed", `[{"jsonrpc":"2.0","id":1,"method":"ping"},"x",{"jsonrpc":"2.0","id":true,"method":"m"},{"jsonrpc":"2.0","method":"n"}]`, `batch[` +
+			`request id=1 method="ping" params=; ` +
+			`invalid id=null error=-32600 "batch element 1 must be an object, not a string" response=false; ` +
+			`invalid id=null error=-32600 "batch element 2: id true must be a string or an integer" response=false; ` +
+			`request id=<none> method="n" params=]`},
+		{"shape errors keep the id", `[{"jsonrpc":"1.0","id":5,"method":"m"},{"jsonrpc":"2.0","id":6}]`, `batch[` +
+			`invalid id=5 error=-32600 "batch element 0: member \"jsonrpc\" must be \"2.0\"" response=false; ` +
+			`invalid id=6 error=-32600 "batch element 1: member \"method\" is missing (a request needs \"method\"; a response needs \"result\" or \"error\")" response=false]`},
+		{"a duplicate name fails its element only", `[{"jsonrpc":"2.0","id":7,"method":"a","method":"b"},{"jsonrpc":"2.0","id":8,"method":"c","params":{"x":1}}]`, `batch[` +
+			`invalid id=7 error=-32600 "batch element 0: duplicate member \"method\"" response=false; ` +
+			`request id=8 method="c" params={"x":1}]`},
+		{"invalid response", `[{"jsonrpc":"2.0","id":3,"result":1,"error":{"code":1,"message":"x"}}]`,
+			`batch[invalid id=3 error=-32600 "batch element 0: a response must not have both \"result\" and \"error\"" response=true]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msg, err := jsonrpc.DecodeMessage([]byte(tt.in))
+			if err != nil {
+				t.Fatalf("DecodeMessage(%s): %v; want a batch", tt.in, err)
+			}
+			if got := describe(msg); got != tt.want {
+				t.Errorf("DecodeMessage(%s):\n got %s\nwant %s", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestDecodeInvalidMessages(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -82,9 +122,9 @@ func TestDecodeInvalidMessages(t *testing.T) {
 		{"syntax error wins over shape", `{"jsonrpc":"1.0","id":1,"method":"m",]`, jsonrpc.CodeParseError, "null", false, "invalid JSON"},
 		{"not an object", `"hello"`, jsonrpc.CodeInvalidRequest, "null", false, "must be a JSON object or array, not a string"},
 		{"empty batch", `[]`, jsonrpc.CodeInvalidRequest, "null", false, "empty array"},
-		{"batch of numbers", `[1,2]`, jsonrpc.CodeInvalidRequest, "null", false, "batch element 0 must be an object"},
-		{"nested batch", `[[{"jsonrpc":"2.0","method":"m"}]]`, jsonrpc.CodeInvalidRequest, "null", false, "batch element 0 must be an object, not an array"},
-		{"invalid batch element", `[{"jsonrpc":"2.0","method":"m"},{"jsonrpc":"2.0","id":true,"method":"m"}]`, jsonrpc.CodeInvalidRequest, "null", false, "batch element 1: id true"},
+		{"batch that is not JSON", `[{"jsonrpc":"2.0","method":"m"},{"jsonrpc":"2.0","method"]`, jsonrpc.CodeParseError, "null", false, "invalid JSON at byte"},
+		{"batch with invalid UTF-8", "[1,\"\xff\"]", jsonrpc.CodeParseError, "null", false, "UTF-8"},
+		{"batch followed by data", `[{"jsonrpc":"2.0","method":"m"}] []`, jsonrpc.CodeParseError, "null", false, "after the JSON value"},
 		{"missing jsonrpc", `{"id":4,"method":"m"}`, jsonrpc.CodeInvalidRequest, "4", false, `member "jsonrpc" is missing`},
 		{"wrong jsonrpc", `{"jsonrpc":"1.0","id":5,"method":"m"}`, jsonrpc.CodeInvalidRequest, "5", false, `member "jsonrpc" must be "2.0"`},
 		{"jsonrpc not a string", `{"jsonrpc":2.0,"id":5,"method":"m"}`, jsonrpc.CodeInvalidRequest, "5", false, `member "jsonrpc" must be "2.0"`},

@@ -368,8 +368,9 @@ func (c *Conn) CancelInbound(id ID) bool {
 }
 
 // dispatchBatch handles an incoming batch, if batches are allowed: responses
-// are delivered, notifications handled in order, and requests dispatched;
-// their responses go back as one batch once all are done.
+// are delivered, notifications handled in order, requests dispatched, and
+// invalid elements answered each with its own error; the responses go back
+// as one batch once all are done (JSON-RPC 2.0 §6).
 func (c *Conn) dispatchBatch(b Batch) {
 	if c.allowBatch == nil || !c.allowBatch() {
 		c.reply(&Response{ID: NullID, Error: NewError(CodeInvalidRequest, "batches are not supported by the negotiated protocol version")})
@@ -377,17 +378,23 @@ func (c *Conn) dispatchBatch(b Batch) {
 	}
 	br := &batchReply{remaining: 1}
 	for _, m := range b {
+		var reject *Response
 		switch m := m.(type) {
 		case *Response:
 			c.deliver(m)
 		case *Request:
 			if m.IsNotification() {
 				c.handleNotification(m)
-			} else if _, reject := c.accept(m, br, false); reject != nil {
-				c.mu.Lock()
-				br.responses = append(br.responses, reject)
-				c.mu.Unlock()
+			} else {
+				_, reject = c.accept(m, br, false)
 			}
+		case *DecodeError:
+			reject = c.rejection(m)
+		}
+		if reject != nil {
+			c.mu.Lock()
+			br.responses = append(br.responses, reject)
+			c.mu.Unlock()
 		}
 	}
 	c.batchPartDone(br, nil)

@@ -3,7 +3,9 @@ package jsonrpc
 import "encoding/json"
 
 // Message is one JSON-RPC 2.0 message: a *Request (a call or a notification),
-// a *Response, or a Batch of them.
+// a *Response, or a Batch of them. A Batch decoded from the wire also holds a
+// *DecodeError in place of each element that is not a valid message; such a
+// batch cannot be encoded.
 type Message interface {
 	isMessage()
 }
@@ -44,3 +46,6 @@ type Batch []Message
 func (*Request) isMessage()  {}
 func (*Response) isMessage() {}
 func (Batch) isMessage()     {}
+
+// isMessage lets a *DecodeError stand for an invalid element of a Batch.
+func (*DecodeError) isMessage() {}

@@ -62,3 +62,45 @@ func BenchmarkWithRelatedTask(b *testing.B) {
 		}
 	}
 }
+
+// The list results go through a MarshalJSONTo/UnmarshalJSONFrom (see
+// stdjson.go); a tools/list page of 20 tools in the modern form.
+
+func listToolsPage() *ListToolsResult {
+	r := &ListToolsResult{
+		Result: Result{ResultType: ResultComplete},
+		Cache:  &CacheableResult{TTLMs: 60000, CacheScope: CachePublic},
+	}
+	for i := range 20 {
+		r.Tools = append(r.Tools, Tool{
+			Name:        "tool_" + string(rune('a'+i)),
+			Description: "Does one thing well and reports what it did.",
+			InputSchema: []byte(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`),
+		})
+	}
+	return r
+}
+
+func BenchmarkEncodeListToolsResult(b *testing.B) {
+	r := listToolsPage()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := json.Marshal(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDecodeListToolsResult(b *testing.B) {
+	raw, err := json.Marshal(listToolsPage())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		var r ListToolsResult
+		if err := json.Unmarshal(raw, &r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -50,6 +50,7 @@ type Completion struct {
 	Values []string `json:"values"`
 	// Total is how many suggestions exist, if known.
 	Total *int64 `json:"total,omitzero"`
-	// HasMore says there are more suggestions than Values holds.
-	HasMore bool `json:"hasMore,omitzero"`
+	// HasMore says whether there are more suggestions than Values holds;
+	// nil omits it, so a pointer to false says "no more" explicitly.
+	HasMore *bool `json:"hasMore,omitzero"`
 }

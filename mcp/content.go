@@ -353,18 +353,7 @@ type Contents []Content
 
 // MarshalJSONTo encodes the blocks as an array; a nil block is an error.
 func (cs Contents) MarshalJSONTo(enc *jsontext.Encoder) error {
-	if err := enc.WriteToken(jsontext.BeginArray); err != nil {
-		return err
-	}
-	for i, c := range cs {
-		if c == nil {
-			return fmt.Errorf("content block %d is nil", i)
-		}
-		if err := json.MarshalEncode(enc, c); err != nil {
-			return err
-		}
-	}
-	return enc.WriteToken(jsontext.EndArray)
+	return encodeArray(enc, "content", cs)
 }
 
 // UnmarshalJSONFrom decodes an array of blocks; null decodes as nil.
@@ -384,18 +373,7 @@ func (cs SamplingContents) MarshalJSONTo(enc *jsontext.Encoder) error {
 	if len(cs) == 1 && cs[0] != nil {
 		return json.MarshalEncode(enc, cs[0])
 	}
-	if err := enc.WriteToken(jsontext.BeginArray); err != nil {
-		return err
-	}
-	for i, c := range cs {
-		if c == nil {
-			return fmt.Errorf("sampling content block %d is nil", i)
-		}
-		if err := json.MarshalEncode(enc, c); err != nil {
-			return err
-		}
-	}
-	return enc.WriteToken(jsontext.EndArray)
+	return encodeArray(enc, "sampling content", cs)
 }
 
 // UnmarshalJSONFrom decodes a single block or an array of blocks.
@@ -411,6 +389,23 @@ func (cs *SamplingContents) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	out, err := decodeArray(dec, "sampling content", decodeSamplingContent)
 	*cs = out
 	return err
+}
+
+// encodeArray encodes items as a JSON array ([] when empty); a nil item is an
+// error. what names the array in errors.
+func encodeArray[E any](enc *jsontext.Encoder, what string, items []E) error {
+	if err := enc.WriteToken(jsontext.BeginArray); err != nil {
+		return err
+	}
+	for i, item := range items {
+		if any(item) == nil {
+			return fmt.Errorf("%s item %d is nil", what, i)
+		}
+		if err := json.MarshalEncode(enc, item); err != nil {
+			return err
+		}
+	}
+	return enc.WriteToken(jsontext.EndArray)
 }
 
 // decodeArray decodes a JSON array whose elements decodeElem reads; null

@@ -62,8 +62,8 @@ type ElicitSchema struct {
 
 // ElicitProperty is one named field of a form.
 type ElicitProperty struct {
-	Name   string
-	Schema PrimitiveSchema
+	Name   string          `json:"name"`
+	Schema PrimitiveSchema `json:"schema"`
 }
 
 // ElicitProperties are a form's fields in order. They encode as a JSON object

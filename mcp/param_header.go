@@ -22,9 +22,9 @@ const (
 type ParamHeader struct {
 	// Path is the chain of "properties" keys from the schema root to the
 	// parameter; the value sits at the same path in the call's arguments.
-	Path []string
+	Path []string `json:"path,omitempty"`
 	// Name is the x-mcp-header value; the header is "Mcp-Param-" + Name.
-	Name string
+	Name string `json:"name"`
 }
 
 // Header returns the HTTP header name, "Mcp-Param-" + p.Name.

@@ -128,6 +128,12 @@ func (*BlobResourceContents) isResourceContents() {}
 // as text or blob contents.
 type ResourceContentsList []ResourceContents
 
+// MarshalJSONTo encodes the contents as an array ([] when empty); a nil item
+// is an error.
+func (l ResourceContentsList) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return encodeArray(enc, "resource contents", l)
+}
+
 // UnmarshalJSONFrom decodes an array of contents; null decodes as nil.
 func (l *ResourceContentsList) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	out, err := decodeArray(dec, "resource contents", decodeResourceContents)

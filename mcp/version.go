@@ -114,6 +114,13 @@ func SupportsElicitationID(v string) bool { return v == Version20251125 }
 // (2025-11-25+).
 func SupportsSamplingTools(v string) bool { return atLeast(v, Version20251125) }
 
+// InvalidArgumentsAreToolErrors reports whether tool arguments that fail the
+// tool's input schema are a tool execution error (a CallToolResult with
+// isError, which the model sees and can correct) rather than the protocol
+// error -32602: 2025-11-25+ (SEP-1303). The tools pages before it list
+// invalid arguments among the protocol errors.
+func InvalidArgumentsAreToolErrors(v string) bool { return atLeast(v, Version20251125) }
+
 // SupportsTasksV1 reports whether the experimental core tasks of 2025-11-25
 // apply: the task request parameter, tasks/get|result|list|cancel and
 // notifications/tasks/status. They exist in no other version.

@@ -93,6 +93,7 @@ func TestFeaturePredicatesByVersion(t *testing.T) {
 		{"SupportsURLElicitation", SupportsURLElicitation, []bool{false, false, false, true, true}},
 		{"SupportsElicitationID", SupportsElicitationID, []bool{false, false, false, true, false}},
 		{"SupportsSamplingTools", SupportsSamplingTools, []bool{false, false, false, true, true}},
+		{"InvalidArgumentsAreToolErrors", InvalidArgumentsAreToolErrors, []bool{false, false, false, true, true}},
 		{"SupportsTasksV1", SupportsTasksV1, []bool{false, false, false, true, false}},
 		{"SupportsTasksExtension", SupportsTasksExtension, []bool{false, false, false, false, true}},
 		{"SupportsResultType", SupportsResultType, []bool{false, false, false, false, true}},

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of the project: all Go modules of the workspace under -race,
-# a short bounded fuzz of the JSON-RPC decoder, the official MCP conformance
+# a bounded fuzz of every decoder (FUZZ_TARGETS), the official MCP conformance
 # suite, and the interoperation tests with the TypeScript SDK (installed by
 # the tests themselves into .cache/). CI calls this through .ci/run.
 set -euo pipefail
@@ -24,8 +24,29 @@ for dir in $(go list -m -f '{{.Dir}}'); do
   (cd "$dir" && go vet ./... && go test -race -count=1 -timeout 15m ./...)
 done
 
-echo "== fuzz: jsonrpc decoder (bounded)"
-go test ./jsonrpc -run '^$' -fuzz '^FuzzDecode$' -fuzztime "${FUZZTIME:-20s}"
+# ---- fuzz stage (issue 16): every decoder, each for a bounded time ------
+# One "package target" pair per line. FUZZTIME bounds each target; the
+# default keeps the stage under 3 minutes in CI (11 targets x 10 s, plus
+# building each package once).
+FUZZ_TARGETS=(
+  "./jsonrpc FuzzDecode"
+  "./mcp FuzzDecodeParamsAndResults"
+  "./mcp FuzzParamHeaders"
+  "./mcp FuzzWithRelatedTask"
+  "./transport FuzzStdioFraming"
+  "./transport/sse FuzzReader"
+  "./transport/streamable FuzzPostBody"
+  "./transport/streamable FuzzHeaderValue"
+  "./internal/schemacheck FuzzInstances"
+  "./internal/schemacheck FuzzSchemas"
+  "./auth FuzzParseChallenges"
+)
+for entry in "${FUZZ_TARGETS[@]}"; do
+  read -r pkg target <<<"$entry"
+  echo "== fuzz: $target in $pkg (${FUZZTIME:-10s})"
+  go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "${FUZZTIME:-10s}"
+done
+# ---- end of the fuzz stage ---------------------------------------------
 
 echo "== official MCP conformance suite"
 conformance/run.sh

@@ -186,7 +186,10 @@ func modernCall(t *testing.T, url, method, name, params string, hdr map[string]s
 	if name != "" {
 		h["Mcp-Name"] = name
 	}
-	return post(t, url, fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"method":%q,"params":{%s,%s}`, method, meta, strings.TrimPrefix(params, "{")), h)
+	if rest := strings.TrimSuffix(strings.TrimPrefix(params, "{"), "}"); rest != "" {
+		meta += "," + rest
+	}
+	return post(t, url, fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"method":%q,"params":{%s}}`, method, meta), h)
 }
 
 // wantChallenge checks that resp refused with status and a Bearer challenge

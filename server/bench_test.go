@@ -11,7 +11,13 @@ import (
 // BenchmarkToolsCall measures one tools/call round trip of a typed echo tool
 // over transport.Pipe, client Conn included, in each era.
 func BenchmarkToolsCall(b *testing.B) {
-	s := New(mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	benchToolsCall(b, nil)
+}
+
+// benchToolsCall measures tools/call of a typed echo tool on a server with
+// opts, in each era.
+func benchToolsCall(b *testing.B, opts *Options) {
+	s := New(mcp.Implementation{Name: "bench", Version: "1"}, opts)
 	AddTool(s, &mcp.Tool{Name: "echo", Description: "Echoes."}, func(_ context.Context, _ *Request, in echoIn) (echoOut, error) {
 		return echoOut{Echo: in.Text}, nil
 	})

@@ -30,7 +30,8 @@ func (s *Server) complete(ctx context.Context, r *Request, p *mcp.CompleteParams
 	h := s.completion.Load()
 	if h == nil {
 		var total int64
-		return &mcp.CompleteResult{Completion: mcp.Completion{Values: []string{}, Total: &total}}, nil
+		var more bool
+		return &mcp.CompleteResult{Completion: mcp.Completion{Values: []string{}, Total: &total, HasMore: &more}}, nil
 	}
 	res, err := (*h)(ctx, r, p)
 	if err != nil {

@@ -37,6 +37,9 @@ type route struct {
 	decode func(raw stdjson.RawMessage) (paramsBase, error)
 	// serve handles the request.
 	serve func(s *Server, ctx context.Context, r *Request, p paramsBase) (result, error)
+	// custom marks a method added with AddMethod, which exists in every
+	// protocol version.
+	custom bool
 }
 
 // newRoute returns the route of a method whose params are a P, served by serve.
@@ -59,75 +62,39 @@ func newRoute[P any, PP interface {
 	}
 }
 
-// The routes, one per request method the server answers in some version.
-var (
-	routeInitialize    = newRoute(featureNone, (*Server).initialize)
-	routePing          = newRoute(featureNone, (*Server).ping)
-	routeDiscover      = newRoute(featureNone, (*Server).discover)
-	routeListen        = newRoute(featureNone, (*Server).listen)
-	routeSetLevel      = newRoute(featureNone, (*Server).setLevel)
-	routeComplete      = newRoute(featureNone, (*Server).complete)
-	routeToolsList     = newRoute(featureTools, (*Server).listTools)
-	routeToolsCall     = newRoute(featureTools, (*Server).callTool)
-	routePromptsList   = newRoute(featurePrompts, (*Server).listPrompts)
-	routePromptsGet    = newRoute(featurePrompts, (*Server).getPrompt)
-	routeResourcesList = newRoute(featureResources, (*Server).listResources)
-	routeTemplatesList = newRoute(featureResources, (*Server).listTemplates)
-	routeResourcesRead = newRoute(featureResources, (*Server).readResource)
-	routeSubscribe     = newRoute(featureResources, (*Server).subscribe)
-	routeUnsubscribe   = newRoute(featureResources, (*Server).unsubscribe)
-	routeTasksGet      = newRoute(featureTasks, (*Server).getTask)
-	routeTasksResult   = newRoute(featureTasks, (*Server).taskResult)
-	routeTasksList     = newRoute(featureTasks, (*Server).listTasks)
-	routeTasksCancel   = newRoute(featureTasks, (*Server).cancelTask)
-	routeTasksUpdate   = newRoute(featureTasks, (*Server).updateTask)
-)
+// specRoutes are the routes of the request methods the protocol defines,
+// one per method the server answers in some version. Custom methods
+// (AddMethod) may not replace them.
+var specRoutes = map[string]*route{
+	mcp.MethodToolsCall:              newRoute(featureTools, (*Server).callTool),
+	mcp.MethodToolsList:              newRoute(featureTools, (*Server).listTools),
+	mcp.MethodInitialize:             newRoute(featureNone, (*Server).initialize),
+	mcp.MethodPing:                   newRoute(featureNone, (*Server).ping),
+	mcp.MethodServerDiscover:         newRoute(featureNone, (*Server).discover),
+	mcp.MethodSubscriptionsListen:    newRoute(featureNone, (*Server).listen),
+	mcp.MethodLoggingSetLevel:        newRoute(featureNone, (*Server).setLevel),
+	mcp.MethodCompletionComplete:     newRoute(featureNone, (*Server).complete),
+	mcp.MethodPromptsList:            newRoute(featurePrompts, (*Server).listPrompts),
+	mcp.MethodPromptsGet:             newRoute(featurePrompts, (*Server).getPrompt),
+	mcp.MethodResourcesList:          newRoute(featureResources, (*Server).listResources),
+	mcp.MethodResourcesTemplatesList: newRoute(featureResources, (*Server).listTemplates),
+	mcp.MethodResourcesRead:          newRoute(featureResources, (*Server).readResource),
+	mcp.MethodResourcesSubscribe:     newRoute(featureResources, (*Server).subscribe),
+	mcp.MethodResourcesUnsubscribe:   newRoute(featureResources, (*Server).unsubscribe),
+	mcp.MethodTasksGet:               newRoute(featureTasks, (*Server).getTask),
+	mcp.MethodTasksResult:            newRoute(featureTasks, (*Server).taskResult),
+	mcp.MethodTasksList:              newRoute(featureTasks, (*Server).listTasks),
+	mcp.MethodTasksCancel:            newRoute(featureTasks, (*Server).cancelTask),
+	mcp.MethodTasksUpdate:            newRoute(featureTasks, (*Server).updateTask),
+}
 
-// lookupRoute returns the route of method, or nil when the server has none.
-func lookupRoute(method string) *route {
-	switch method {
-	case mcp.MethodToolsCall:
-		return routeToolsCall
-	case mcp.MethodToolsList:
-		return routeToolsList
-	case mcp.MethodInitialize:
-		return routeInitialize
-	case mcp.MethodPing:
-		return routePing
-	case mcp.MethodServerDiscover:
-		return routeDiscover
-	case mcp.MethodSubscriptionsListen:
-		return routeListen
-	case mcp.MethodLoggingSetLevel:
-		return routeSetLevel
-	case mcp.MethodCompletionComplete:
-		return routeComplete
-	case mcp.MethodPromptsList:
-		return routePromptsList
-	case mcp.MethodPromptsGet:
-		return routePromptsGet
-	case mcp.MethodResourcesList:
-		return routeResourcesList
-	case mcp.MethodResourcesTemplatesList:
-		return routeTemplatesList
-	case mcp.MethodResourcesRead:
-		return routeResourcesRead
-	case mcp.MethodResourcesSubscribe:
-		return routeSubscribe
-	case mcp.MethodResourcesUnsubscribe:
-		return routeUnsubscribe
-	case mcp.MethodTasksGet:
-		return routeTasksGet
-	case mcp.MethodTasksResult:
-		return routeTasksResult
-	case mcp.MethodTasksList:
-		return routeTasksList
-	case mcp.MethodTasksCancel:
-		return routeTasksCancel
-	case mcp.MethodTasksUpdate:
-		return routeTasksUpdate
+// lookupRoute returns the route of method: one the protocol defines, else
+// one added with AddMethod; nil when the server has none.
+func (s *Server) lookupRoute(method string) *route {
+	if rt := specRoutes[method]; rt != nil {
+		return rt
 	}
-	return nil
+	return s.methods.lookup(method)
 }
 
 // methodNotFound is the -32601 answer to a method the server does not serve.
@@ -136,8 +103,8 @@ func methodNotFound(method, why string) *jsonrpc.Error {
 }
 
 // decodeRequest finds the route of a request and decodes its params.
-func decodeRequest(req *jsonrpc.Request) (*route, paramsBase, error) {
-	rt := lookupRoute(req.Method)
+func (s *Server) decodeRequest(req *jsonrpc.Request) (*route, paramsBase, error) {
+	rt := s.lookupRoute(req.Method)
 	if rt == nil {
 		return nil, nil, methodNotFound(req.Method, "this server does not implement it")
 	}
@@ -148,12 +115,30 @@ func decodeRequest(req *jsonrpc.Request) (*route, paramsBase, error) {
 	return rt, p, nil
 }
 
-// run serves a request whose era is settled: it checks that the method exists
-// in the request's version and is served, sets up multi round-trip state,
-// calls the handler, and finishes the result for the era.
+// run serves a request whose era is settled, through the middleware
+// (Options.Middleware) when there is any. A middleware's own error is
+// offered to the exchange as a handler's is (see Request.refuse), so that
+// an auth.RequireScopes failure is an HTTP 403 there too.
 func (s *Server) run(ctx context.Context, r *Request, rt *route, p paramsBase) (result, error) {
+	r.decoded = p
+	if s.chain == nil {
+		return s.dispatch(ctx, r, rt)
+	}
+	res, err := s.chain(ctx, r)
+	if err != nil {
+		r.refuse(err)
+	}
+	return res, err
+}
+
+// dispatch serves a request whose era is settled, by its route rt, with
+// its decoded params on r: it checks that the method exists in the
+// request's version and is served, sets up multi round-trip state, calls
+// the handler, and finishes the result for the era.
+func (s *Server) dispatch(ctx context.Context, r *Request, rt *route) (Result, error) {
+	p := r.decoded
 	extension := r.modern && mcp.IsTasksExtensionMethod(r.method)
-	if r.version != "" && !mcp.MethodInVersion(r.method, r.version) && !extension {
+	if r.version != "" && !rt.custom && !mcp.MethodInVersion(r.method, r.version) && !extension {
 		return nil, methodNotFound(r.method, "it does not exist in protocol version "+r.version)
 	}
 	if !s.serves(rt.feature) {

@@ -2,6 +2,10 @@ package server
 
 import (
 	"context"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/weftmcp/weft/mcp"
 )
@@ -12,17 +16,51 @@ func (s *Server) initialize(_ context.Context, r *Request, p *mcp.InitializePara
 	if r.session == nil {
 		return nil, methodNotFound(r.method, "initialize exists only on a connection (legacy protocol versions)")
 	}
+	if err := requireInitializeMembers(r.params); err != nil {
+		return nil, err
+	}
 	v := mcp.Negotiate(p.ProtocolVersion)
 	caps := s.capabilities(v)
 	if err := r.session.initialize(p, v, caps); err != nil {
 		return nil, err
 	}
+	r.session.started()
 	return &mcp.InitializeResult{
 		ProtocolVersion: v,
 		Capabilities:    caps,
 		ServerInfo:      s.info,
 		Instructions:    s.opts.Instructions,
 	}, nil
+}
+
+// requireInitializeMembers returns the -32602 error for initialize params
+// (raw, already decoded) that lack a member the InitializeRequest schema
+// requires, naming each one missing; absent and null count as missing.
+func requireInitializeMembers(raw []byte) error {
+	var members struct {
+		ProtocolVersion jsontext.Value `json:"protocolVersion"`
+		Capabilities    jsontext.Value `json:"capabilities"`
+		ClientInfo      jsontext.Value `json:"clientInfo"`
+	}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &members); err != nil {
+			return invalidParams("invalid initialize params: %v", err)
+		}
+	}
+	var missing []string
+	for _, m := range []struct {
+		name  string
+		value jsontext.Value
+	}{{"protocolVersion", members.ProtocolVersion}, {"capabilities", members.Capabilities}, {"clientInfo", members.ClientInfo}} {
+		if k := m.value.Kind(); k == 0 || k == 'n' {
+			missing = append(missing, m.name)
+		}
+	}
+	if len(missing) > 0 {
+		return invalidParams("initialize params must have protocolVersion, capabilities and clientInfo; missing: %s",
+			strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 // ping answers ping (legacy) with an empty result.

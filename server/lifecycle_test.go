@@ -101,6 +101,29 @@ func TestInitialize_RequestsBeforeItAreRejected(t *testing.T) {
 	}
 }
 
+func TestInitialize_RequiredParamsMustBePresent(t *testing.T) {
+	c := connect(t, fullServer(t, nil), nil)
+	for params, missing := range map[string]string{
+		``:                                 "protocolVersion, capabilities, clientInfo",
+		`{}`:                               "protocolVersion, capabilities, clientInfo",
+		`{"protocolVersion":"2025-06-18"}`: "capabilities, clientInfo",
+		`{"capabilities":{},"clientInfo":{"name":"c","version":"1"}}`:                    "protocolVersion",
+		`{"protocolVersion":"2025-06-18","capabilities":null,"clientInfo":{"name":"c"}}`: "capabilities",
+	} {
+		res, err := c.rawCall(mcp.MethodInitialize, params)
+		e := wantRPCError(t, "initialize "+params, res, err)
+		if e.Code != jsonrpc.CodeInvalidParams || !strings.HasSuffix(e.Message, "missing: "+missing) {
+			t.Errorf("initialize %s: %v, want -32602 naming %s", params, e, missing)
+		}
+	}
+	// None of them initialized the session: requests still need initialize,
+	// and a complete initialize works.
+	if e := c.callErr("tools/list", `{}`); !strings.Contains(e.Message, "initialize") {
+		t.Errorf("tools/list after refused initializes: %v, want the not-initialized error", e)
+	}
+	c.mustCall(mcp.MethodInitialize, `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`)
+}
+
 func TestInitialize_OnlyOnce(t *testing.T) {
 	c := open(t, fullServer(t, nil), mcp.Version20250618, `{}`, nil)
 	e := c.callErr(mcp.MethodInitialize, `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`)

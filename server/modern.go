@@ -30,6 +30,7 @@ import (
 func (s *Server) ServeRequest(ctx context.Context, req *jsonrpc.Request, info transport.RequestInfo,
 	notify func(context.Context, *jsonrpc.Request) error) (resp *jsonrpc.Response) {
 	if req.IsNotification() {
+		s.serveNotification(ctx, req, info)
 		return nil
 	}
 	defer func() {
@@ -56,7 +57,7 @@ func (s *Server) ServeRequest(ctx context.Context, req *jsonrpc.Request, info tr
 // serveModern decodes and serves a standalone modern request.
 func (s *Server) serveModern(ctx context.Context, req *jsonrpc.Request, info transport.RequestInfo,
 	notify func(context.Context, *jsonrpc.Request) error) (result, error) {
-	rt, p, err := decodeRequest(req)
+	rt, p, err := s.decodeRequest(req)
 	if err != nil {
 		return nil, err
 	}

@@ -40,12 +40,12 @@ func (s *Server) RemovePrompts(names ...string) {
 }
 
 // listPrompts answers prompts/list, in registration order, a page at a time.
-func (s *Server) listPrompts(_ context.Context, r *Request, p *mcp.ListPromptsParams) (result, error) {
+func (s *Server) listPrompts(ctx context.Context, r *Request, p *mcp.ListPromptsParams) (result, error) {
 	after, err := s.decodeCursor(mcp.MethodPromptsList, p.Cursor)
 	if err != nil {
 		return nil, err
 	}
-	prompts, last, more := s.prompts.page(after, s.pageSize)
+	prompts, last, more := s.prompts.pageVisible(after, s.pageSize, s.visiblePrompts(ctx, r))
 	res := &mcp.ListPromptsResult{Prompts: make([]mcp.Prompt, len(prompts))}
 	for i, sp := range prompts {
 		res.Prompts[i] = promptForVersion(sp.prompt, r.version)
@@ -79,7 +79,7 @@ func promptForVersion(p mcp.Prompt, v string) mcp.Prompt {
 
 // getPrompt answers prompts/get.
 func (s *Server) getPrompt(ctx context.Context, r *Request, p *mcp.GetPromptParams) (result, error) {
-	sp, ok := s.prompts.get(p.Name)
+	sp, ok := s.prompts.getVisible(p.Name, s.visiblePrompts(ctx, r))
 	if !ok {
 		return nil, invalidParams("unknown prompt %q; prompts/list names the prompts this server offers", p.Name)
 	}

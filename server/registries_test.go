@@ -239,7 +239,7 @@ func TestCompletion_DefaultAndCustom(t *testing.T) {
 	req := `{"ref":{"type":"ref/prompt","name":"hello"},"argument":{"name":"arg1","value":"te"}}`
 	for _, v := range allVersions {
 		c := open(t, s, v, `{}`, nil)
-		if got := member(t, c.mustCall("completion/complete", req), "completion"); got != `{"values":[],"total":0}` {
+		if got := member(t, c.mustCall("completion/complete", req), "completion"); got != `{"values":[],"total":0,"hasMore":false}` {
 			t.Errorf("%s: default completion %s", v, got)
 		}
 		if e := c.callErr("completion/complete", `{"ref":{"type":"ref/other"},"argument":{"name":"a","value":""}}`); e.Code != jsonrpc.CodeInvalidParams {
@@ -250,8 +250,15 @@ func TestCompletion_DefaultAndCustom(t *testing.T) {
 	s.SetCompletionHandler(func(_ context.Context, _ *Request, p *mcp.CompleteParams) (*mcp.CompleteResult, error) {
 		return &mcp.CompleteResult{Completion: mcp.Completion{Values: []string{p.Argument.Value + "st"}}}, nil
 	})
-	if got := member(t, c.mustCall("completion/complete", req), "completion", "values"); got != `["test"]` {
+	if got := member(t, c.mustCall("completion/complete", req), "completion"); got != `{"values":["test"]}` {
 		t.Errorf("custom completion %s", got)
+	}
+	s.SetCompletionHandler(func(_ context.Context, _ *Request, p *mcp.CompleteParams) (*mcp.CompleteResult, error) {
+		more := false
+		return &mcp.CompleteResult{Completion: mcp.Completion{Values: []string{"test"}, HasMore: &more}}, nil
+	})
+	if got := member(t, c.mustCall("completion/complete", req), "completion"); got != `{"values":["test"],"hasMore":false}` {
+		t.Errorf("a handler's explicit hasMore false became %s", got)
 	}
 	s.SetCompletionHandler(nil)
 	if got := member(t, c.mustCall("completion/complete", req), "completion", "values"); got != `[]` {

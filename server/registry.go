@@ -82,6 +82,17 @@ func (r *registry[T]) get(name string) (T, bool) {
 	return e.val, true
 }
 
+// getVisible returns the value registered under name, if keep (nil: keep
+// all) keeps it: a value it drops is as absent.
+func (r *registry[T]) getVisible(name string, keep func(T) bool) (T, bool) {
+	v, ok := r.get(name)
+	if ok && keep != nil && !keep(v) {
+		var zero T
+		return zero, false
+	}
+	return v, ok
+}
+
 // len returns how many entries there are.
 func (r *registry[T]) len() int {
 	r.mu.RLock()
@@ -109,6 +120,30 @@ func (r *registry[T]) page(after uint64, n int) (vals []T, last uint64, more boo
 		last = r.order[end-1].seq
 	}
 	return vals, last, more
+}
+
+// pageVisible is page over the values keep (nil: keep all) keeps, as if
+// the others were not registered. keep runs without the registry's lock
+// held, so it may use the server.
+func (r *registry[T]) pageVisible(after uint64, n int, keep func(T) bool) (vals []T, last uint64, more bool) {
+	if keep == nil {
+		return r.page(after, n)
+	}
+	r.mu.RLock()
+	start := sort.Search(len(r.order), func(i int) bool { return r.order[i].seq > after })
+	rest := slices.Clone(r.order[start:])
+	r.mu.RUnlock()
+	for _, e := range rest {
+		if !keep(e.val) {
+			continue
+		}
+		if n > 0 && len(vals) == n {
+			return vals, last, true
+		}
+		vals = append(vals, e.val)
+		last = e.seq
+	}
+	return vals, last, false
 }
 
 // all returns every value in registration order.

@@ -49,12 +49,12 @@ func (s *Server) RemoveResources(uris ...string) {
 }
 
 // listResources answers resources/list, in registration order, a page at a time.
-func (s *Server) listResources(_ context.Context, r *Request, p *mcp.ListResourcesParams) (result, error) {
+func (s *Server) listResources(ctx context.Context, r *Request, p *mcp.ListResourcesParams) (result, error) {
 	after, err := s.decodeCursor(mcp.MethodResourcesList, p.Cursor)
 	if err != nil {
 		return nil, err
 	}
-	resources, last, more := s.resources.page(after, s.pageSize)
+	resources, last, more := s.resources.pageVisible(after, s.pageSize, s.visibleResources(ctx, r))
 	res := &mcp.ListResourcesResult{Resources: make([]mcp.Resource, len(resources))}
 	for i, sr := range resources {
 		res.Resources[i] = resourceForVersion(sr.resource, r.version)
@@ -87,11 +87,12 @@ func (s *Server) readResource(ctx context.Context, r *Request, p *mcp.ReadResour
 	}
 	var h ResourceHandler
 	var vars map[string]string
-	if sr, ok := s.resources.get(p.URI); ok {
+	if sr, ok := s.resources.getVisible(p.URI, s.visibleResources(ctx, r)); ok {
 		h = sr.handler
 	} else {
+		seeTemplate := s.visibleTemplates(ctx, r)
 		for _, st := range s.templates.all() {
-			if m := st.template.Match(p.URI); m != nil {
+			if m := st.template.Match(p.URI); m != nil && (seeTemplate == nil || seeTemplate(st)) {
 				h, vars = st.handler, make(map[string]string, len(m))
 				for name, v := range m {
 					vars[name] = strings.Join(v.V, ",")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/weftmcp/weft/internal/wrap"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/tasks"
 )
@@ -66,6 +67,18 @@ type Options struct {
 	// Runtime on a shared Store and Bus. The caller closes it after the
 	// server stops serving.
 	Tasks *tasks.Runtime
+	// Middleware wraps the handling of every incoming request and
+	// notification, in order: the first is outermost. A request reaches it
+	// once the server knows its method, params and caller (a request whose
+	// params do not decode, or a modern one whose _meta is malformed, is
+	// answered before). None costs nothing.
+	Middleware []Middleware
+	// Sessions are called as legacy sessions start and end, and on the
+	// notifications a client sends about its session.
+	Sessions SessionHooks
+	// Visibility decides, per request, which tools, resources, resource
+	// templates and prompts its caller can see. The zero value shows all.
+	Visibility Visibility
 }
 
 // CacheHint is the caching hint (ttlMs and cacheScope) the modern era
@@ -106,6 +119,9 @@ type Server struct {
 
 	hub   hub
 	tasks taskHost // the task surfaces; tasks.rt is nil when Options.Tasks is
+
+	methods customMethods // added with AddMethod
+	chain   MethodHandler // Options.Middleware around handleMessage; nil without middleware
 }
 
 // New returns a server that identifies itself as info. opts may be nil.
@@ -145,6 +161,7 @@ func New(info mcp.Implementation, opts *Options) *Server {
 	s.serverInfo = raw
 	s.hub.init()
 	s.tasks.init(s.opts.Tasks)
+	s.chain = wrap.Chain(s.opts.Middleware, s.handleMessage)
 	return s
 }
 

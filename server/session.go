@@ -80,6 +80,8 @@ type Session struct {
 	// clientTasks are the waiters of client-hosted tasks, by task ID (see
 	// ClientTask.Wait).
 	clientTasks map[string][]chan struct{}
+
+	life sessionLife // what the session hooks were told
 }
 
 // sessionPhase is how far the legacy handshake has got.
@@ -231,6 +233,7 @@ func (ss *Session) finish() {
 		stop()
 	}
 	ss.srv.hub.removeSession(ss)
+	ss.ended()
 	if cancel != nil {
 		cancel()
 	}
@@ -333,10 +336,10 @@ func (h *sessionHandler) Handle(ctx context.Context, req *jsonrpc.Request) (any,
 // handle serves one incoming message; it is the connection's handler.
 func (ss *Session) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if req.IsNotification() {
-		ss.notification(req)
+		ss.handleNotification(ctx, req)
 		return nil, nil
 	}
-	rt, p, err := decodeRequest(req)
+	rt, p, err := ss.srv.decodeRequest(req)
 	if err != nil {
 		return nil, err
 	}
@@ -398,10 +401,18 @@ func (ss *Session) notification(req *jsonrpc.Request) {
 	switch req.Method {
 	case mcp.NotificationInitialized:
 		ss.mu.Lock()
-		if ss.phase == phaseInitializing {
+		ready := ss.phase == phaseInitializing
+		if ready {
 			ss.phase = phaseReady
 		}
 		ss.mu.Unlock()
+		if ready {
+			ss.notified(req, ss.srv.opts.Sessions.Initialized)
+		}
+	case mcp.NotificationRootsListChanged:
+		if ss.ProtocolVersion() != "" {
+			ss.notified(req, ss.srv.opts.Sessions.RootsListChanged)
+		}
 	case mcp.NotificationCancelled:
 		var p mcp.CancelledNotificationParams
 		if decodeNotification(req, &p) != nil || !p.RequestID.IsValid() {

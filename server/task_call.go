@@ -106,6 +106,14 @@ func (s *Server) runToolTask(ctx context.Context, x *tasks.Exec) (tasks.Result, 
 	if err := json.Unmarshal(call.Params, &p); err != nil {
 		return tasks.Result{}, fmt.Errorf("the task's recorded tools/call params cannot be read: %w", err)
 	}
+	// The arguments are checked against the tool as registered now: a
+	// legacy task's were not checked before it was created (invalid ones
+	// are its outcome, a tool error), and a re-run after a lost instance
+	// may meet a tool registered anew.
+	if err := t.input.validate(p.Arguments); err != nil {
+		res, err := rejectArguments(call.Version, t.tool.Name, err)
+		return toolOutcome(res, err, mcp.IsModern(call.Version))
+	}
 	r := s.taskRequest(ctx, x, &call, p.Meta)
 	defer s.tasks.track(x.TaskID(), r)()
 	res, err := s.invokeTool(ctx, r, t, p.Arguments)

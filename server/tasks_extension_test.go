@@ -386,3 +386,25 @@ func TestExtensionTasks_DecideChoosesPerCall(t *testing.T) {
 		t.Errorf("big call result %s", done.Result)
 	}
 }
+
+func TestExtensionTasks_InvalidArgumentsAreAnImmediateToolError(t *testing.T) {
+	// The server decides whether a call becomes a task: a call whose
+	// arguments fail the schema cannot run, so it is answered at once with
+	// the tool error (SEP-1303) and no task is created, even for a tool
+	// that requires tasks.
+	rt := newRuntime(t)
+	s := taskServer(t, rt, newGate(), nil)
+	addCountTool(s, required)
+	c := open(t, s, mcp.Version20260728, extCaps, nil)
+	raw := c.mustCall(mcp.MethodToolsCall, `{"name":"count","arguments":{"n":"x"}}`)
+	if member(t, raw, "resultType") != `"complete"` || hasMember(t, raw, "taskId") || member(t, raw, "isError") != "true" ||
+		!containsAll(text1(t, raw), `invalid arguments for tool "count"`, "n: type") {
+		t.Errorf("invalid arguments answered %s, want an immediate complete tool error naming the argument", raw)
+	}
+	wantCode(t, "non-object arguments", c.callErr(mcp.MethodToolsCall, `{"name":"count","arguments":"x"}`), jsonrpc.CodeInvalidParams)
+	created := createExtensionTask(t, c, "count", `{"n":2}`)
+	got := awaitStatus(t, rt, "", created.TaskID, tasks.StatusCompleted)
+	if got.IsError {
+		t.Errorf("valid arguments: the task ended with a tool error %s", got.Result)
+	}
+}

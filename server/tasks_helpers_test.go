@@ -403,3 +403,14 @@ func field(res *mcp.ElicitResult, key string) string {
 	json.Unmarshal(res.Content[key], &v)
 	return v
 }
+
+// addCountTool registers count, a task tool with an integer argument n that
+// returns n, with the task configuration opt.
+func addCountTool(s *Server, opt ToolOption) {
+	AddTool(s, &mcp.Tool{Name: "count", Description: "Returns n."},
+		func(_ context.Context, _ *Request, in struct {
+			N int `json:"n"`
+		}) (int, error) {
+			return in.N, nil
+		}, opt)
+}

@@ -253,3 +253,24 @@ func TestTasksHTTP_ExtensionRequestsCarryMcpName(t *testing.T) {
 	}
 	g.release()
 }
+
+func TestTasksHTTP_InvalidArgumentsAreAToolErrorNotA400(t *testing.T) {
+	// Over Streamable HTTP a modern -32602 is a 400; invalid arguments are
+	// a tool error (SEP-1303), so they come back as 200 with isError, on
+	// a call that would otherwise become a task.
+	s := taskServer(t, newRuntime(t), newGate(), nil)
+	addCountTool(s, required)
+	url := mount(t, s)
+	meta := fmt.Sprintf(`"_meta":{%q:%q,%q:%s}`, mcp.MetaProtocolVersion, mcp.Version20260728, mcp.MetaClientCapabilities, extCaps)
+	hdr := map[string]string{"MCP-Protocol-Version": mcp.Version20260728, "Mcp-Method": "tools/call", "Mcp-Name": "count"}
+	resp := post(t, url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+meta+`,"name":"count","arguments":{"n":0.5}}}`, hdr)
+	msg := nextMessage(t, messages(t, resp))
+	if resp.StatusCode != http.StatusOK || member(t, msg, "result", "isError") != "true" || hasMember(t, []byte(member(t, msg, "result")), "taskId") ||
+		!strings.Contains(member(t, msg, "result", "content"), `invalid arguments for tool \"count\"`) {
+		t.Errorf("tools/call with n 0.5: %s %s, want 200 and an immediate tool error", resp.Status, msg)
+	}
+	resp = post(t, url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{`+meta+`,"name":"count","arguments":[]}}`, hdr)
+	if msg := nextMessage(t, messages(t, resp)); resp.StatusCode != http.StatusBadRequest || member(t, msg, "error", "code") != "-32602" {
+		t.Errorf("tools/call with an array for arguments: %s %s, want 400 and -32602", resp.Status, msg)
+	}
+}

@@ -602,3 +602,34 @@ func TestLegacyTasks_UpdateDoesNotExist(t *testing.T) {
 	older := open(t, taskServer(t, newRuntime(t), newGate(), nil), mcp.Version20250618, `{}`, nil)
 	wantCode(t, "tasks/get in 2025-06-18", older.callErr(mcp.MethodTasksGet, `{"taskId":"x"}`), jsonrpc.CodeMethodNotFound)
 }
+
+func TestLegacyTasks_InvalidArgumentsAreTheTaskOutcomeAToolError(t *testing.T) {
+	// The client asked for a task, so it gets one; the input validation
+	// error is a tool execution error (SEP-1303), which on this surface
+	// makes the task failed, and tasks/result returns it as the result.
+	rt := newRuntime(t)
+	s := taskServer(t, rt, newGate(), nil)
+	addCountTool(s, optional)
+	c := open(t, s, mcp.Version20251125, `{}`, nil)
+	raw := c.mustCall(mcp.MethodToolsCall, `{"name":"count","arguments":{"n":"x"},"task":{}}`)
+	var created mcp.CreateTaskResult
+	decode(t, raw, &created)
+	if created.Task.TaskID == "" {
+		t.Fatalf("tools/call with a task and invalid arguments answered %s, want a CreateTaskResult", raw)
+	}
+	id := created.Task.TaskID
+	res := c.mustCall(mcp.MethodTasksResult, `{"taskId":"`+id+`"}`)
+	if member(t, res, "isError") != "true" || !containsAll(text1(t, res), `invalid arguments for tool "count"`, "n: type") {
+		t.Errorf("tasks/result = %s, want the tool error naming the argument", res)
+	}
+	got := c.mustCall(mcp.MethodTasksGet, `{"taskId":"`+id+`"}`)
+	if member(t, got, "status") != `"failed"` || !strings.Contains(member(t, got, "statusMessage"), "invalid arguments") {
+		t.Errorf("tasks/get = %s, want failed saying why", got)
+	}
+	// Arguments outside the CallToolRequest schema stay a protocol error,
+	// with no task.
+	wantCode(t, "non-object arguments", c.callErr(mcp.MethodToolsCall, `{"name":"count","arguments":[1],"task":{}}`), jsonrpc.CodeInvalidParams)
+	if raw := c.mustCall(mcp.MethodToolsCall, `{"name":"count","arguments":{"n":2},"task":{}}`); !hasMember(t, raw, "task") {
+		t.Errorf("valid arguments: %s, want a task", raw)
+	}
+}

@@ -47,12 +47,12 @@ func (s *Server) RemoveResourceTemplates(uriTemplates ...string) {
 
 // listTemplates answers resources/templates/list, in registration order, a
 // page at a time.
-func (s *Server) listTemplates(_ context.Context, r *Request, p *mcp.ListResourceTemplatesParams) (result, error) {
+func (s *Server) listTemplates(ctx context.Context, r *Request, p *mcp.ListResourceTemplatesParams) (result, error) {
 	after, err := s.decodeCursor(mcp.MethodResourcesTemplatesList, p.Cursor)
 	if err != nil {
 		return nil, err
 	}
-	templates, last, more := s.templates.page(after, s.pageSize)
+	templates, last, more := s.templates.pageVisible(after, s.pageSize, s.visibleTemplates(ctx, r))
 	res := &mcp.ListResourceTemplatesResult{ResourceTemplates: make([]mcp.ResourceTemplate, len(templates))}
 	for i, st := range templates {
 		t := st.resource

@@ -10,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/weftmcp/weft/internal/jsonkind"
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 )
@@ -45,8 +46,11 @@ type serverTool struct {
 //
 // The input schema is derived from In once, here, unless t.InputSchema is
 // set: then it is sent to clients byte for byte as given. Either way the
-// arguments are validated against it before h runs, and a violation is
-// -32602 naming the argument and what is wrong. The output schema is derived
+// arguments are validated against it before h runs (and must then decode
+// into an In). Arguments that fail are answered with a message naming the
+// argument and what is wrong: from 2025-11-25 on as a tool error the model
+// sees (isError, SEP-1303), before that as -32602, as each version's spec
+// says. The output schema is derived
 // from Out unless t.OutputSchema is set, or Out is an interface (such as any)
 // or *mcp.CallToolResult.
 //
@@ -84,7 +88,7 @@ func AddTool[In, Out any](s *Server, t *mcp.Tool, h func(ctx context.Context, re
 		var in In
 		if len(args) > 0 {
 			if err := json.Unmarshal(args, &in); err != nil {
-				return nil, invalidParams("invalid arguments for tool %q: %v", tool.Name, err)
+				return rejectArguments(req.version, tool.Name, err)
 			}
 		}
 		out, err := h(ctx, req, in)
@@ -157,12 +161,12 @@ func (s *Server) RemoveTools(names ...string) {
 }
 
 // listTools answers tools/list, in registration order, a page at a time.
-func (s *Server) listTools(_ context.Context, r *Request, p *mcp.ListToolsParams) (result, error) {
+func (s *Server) listTools(ctx context.Context, r *Request, p *mcp.ListToolsParams) (result, error) {
 	after, err := s.decodeCursor(mcp.MethodToolsList, p.Cursor)
 	if err != nil {
 		return nil, err
 	}
-	tools, last, more := s.tools.page(after, s.pageSize)
+	tools, last, more := s.tools.pageVisible(after, s.pageSize, s.visibleTools(ctx, r))
 	res := &mcp.ListToolsResult{Tools: make([]mcp.Tool, len(tools))}
 	for i, t := range tools {
 		res.Tools[i] = toolForVersion(t, r.version)
@@ -201,9 +205,14 @@ func toolForVersion(t *serverTool, v string) mcp.Tool {
 // callTool answers tools/call: inline, or as a task when the tool supports
 // tasks and the era's rules say so (see TaskConfig).
 func (s *Server) callTool(ctx context.Context, r *Request, p *mcp.CallToolParams) (result, error) {
-	t, ok := s.tools.get(p.Name)
+	t, ok := s.tools.getVisible(p.Name, s.visibleTools(ctx, r))
 	if !ok {
 		return nil, invalidParams("unknown tool %q; tools/list names the tools this server offers", p.Name)
+	}
+	if k := jsontext.Value(p.Arguments).Kind(); len(p.Arguments) > 0 && k != '{' {
+		// Not an input validation error but a request outside the
+		// CallToolRequest schema: a protocol error in every version.
+		return nil, invalidParams("tools/call params.arguments must be a JSON object, not a JSON %s", jsonkind.Name(k))
 	}
 	if r.modern && t.required != nil && !r.caps.Covers(*t.required) {
 		return nil, mcp.MissingCapabilityError(*t.required)
@@ -212,8 +221,16 @@ func (s *Server) callTool(ctx context.Context, r *Request, p *mcp.CallToolParams
 	if err != nil {
 		return nil, err
 	}
-	if err := t.input.validate(p.Arguments); err != nil {
-		return nil, invalidParams("invalid arguments for tool %q: %v", p.Name, err)
+	// A legacy task's arguments are checked by its run (runToolTask): the
+	// client asked for a task, so invalid arguments are the task's outcome.
+	if plan != planLegacyTask {
+		if err := t.input.validate(p.Arguments); err != nil {
+			res, err := rejectArguments(r.version, p.Name, err)
+			if err != nil {
+				return nil, err
+			}
+			return res, nil
+		}
 	}
 	switch plan {
 	case planLegacyTask:
@@ -275,6 +292,17 @@ func (s *Server) invokeTool(ctx context.Context, r *Request, t *serverTool, args
 		out.Content = mcp.Contents{}
 	}
 	return &out, nil
+}
+
+// rejectArguments answers a call of the tool whose arguments are invalid
+// (why says how) as version v's tools page says: a tool execution error the
+// model can act on from 2025-11-25 on (SEP-1303), -32602 before.
+func rejectArguments(v, tool string, why error) (*mcp.CallToolResult, error) {
+	msg := fmt.Sprintf("invalid arguments for tool %q: %v", tool, why)
+	if mcp.InvalidArgumentsAreToolErrors(v) {
+		return toolError(msg), nil
+	}
+	return nil, jsonrpc.NewError(jsonrpc.CodeInvalidParams, "%s", msg)
 }
 
 // toolError is the result of a tool that failed: the model sees the text.

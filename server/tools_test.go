@@ -128,7 +128,7 @@ func TestTools_ListShowsSchemasPerVersion(t *testing.T) {
 }
 
 func TestTools_ArgumentsAreValidated(t *testing.T) {
-	c := open(t, toolServer(t), mcp.Version20251125, `{}`, nil)
+	s := toolServer(t)
 	cases := []struct{ args, want string }{
 		{`{"title":"t"}`, `missing properties: ["author"]`},
 		{`{"title":"t","author":{"name":7}}`, `author.name: type: 7 has type "integer", want "string"`},
@@ -136,24 +136,77 @@ func TestTools_ArgumentsAreValidated(t *testing.T) {
 		{`{"title":"t","author":{"name":"a"},"extra":1}`, `additional properties ["extra"]`},
 		{`{"title":"t","author":{"name":"a"},"pages":"x"}`, `pages: type: x has type "string", want "integer"`},
 	}
-	for _, tc := range cases {
-		e := c.callErr("tools/call", `{"name":"book","arguments":`+tc.args+`}`)
-		if e.Code != jsonrpc.CodeInvalidParams || !strings.Contains(e.Message, tc.want) || !strings.Contains(e.Message, `"book"`) {
-			t.Errorf("arguments %s: %v, want -32602 mentioning %q", tc.args, e, tc.want)
+	for _, v := range allVersions {
+		t.Run(v, func(t *testing.T) {
+			c := open(t, s, v, `{}`, nil)
+			// rejected asserts that the call is refused naming the tool and
+			// want: as a tool error from 2025-11-25 on, as -32602 before.
+			rejected := func(params, want string) {
+				t.Helper()
+				raw, err := c.call("tools/call", params)
+				if !mcp.InvalidArgumentsAreToolErrors(v) {
+					e := wantRPCError(t, "tools/call", raw, err)
+					if e.Code != jsonrpc.CodeInvalidParams || !containsAll(e.Message, "invalid arguments", want) {
+						t.Errorf("%s: %v, want -32602 mentioning %q", params, e, want)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("%s: %v, want a tool error result (SEP-1303)", params, err)
+				}
+				if member(t, raw, "isError") != "true" || !containsAll(text1(t, raw), "invalid arguments", want) {
+					t.Errorf("%s: %s, want isError with a text mentioning %q", params, raw, want)
+				}
+				if mcp.IsModern(v) && member(t, raw, "resultType") != `"complete"` {
+					t.Errorf("%s: %s, want resultType complete", params, raw)
+				}
+			}
+			for _, tc := range cases {
+				rejected(`{"name":"book","arguments":`+tc.args+`}`, tc.want)
+			}
+			rejected(`{"name":"book","arguments":`+cases[0].args+`}`, `"book"`)
+			res := c.mustCall("tools/call", `{"name":"book","arguments":{"title":"Go","author":{"name":"Rob"},"pages":3}}`)
+			if got := member(t, res, "isError"); got != "" {
+				t.Errorf("valid arguments gave isError %s", got)
+			}
+			rejected(`{"name":"schema_2020_12","arguments":{"name":"x","contactMethod":"phone"}}`, "")
+			if res := c.mustCall("tools/call", `{"name":"schema_2020_12","arguments":{"name":"x","contactMethod":"phone","phone":"1"}}`); member(t, res, "isError") != "" {
+				t.Errorf("valid 2020-12 arguments rejected: %s", res)
+			}
+			rejected(`{"name":"echo"}`, `["text"]`) // absent arguments are checked as {}
+			// Arguments outside the CallToolRequest schema are a protocol
+			// error in every version.
+			for _, args := range []string{`[1]`, `"x"`, `null`} {
+				if e := c.callErr("tools/call", `{"name":"echo","arguments":`+args+`}`); e.Code != jsonrpc.CodeInvalidParams || !strings.Contains(e.Message, "must be a JSON object") {
+					t.Errorf("arguments %s: %v, want -32602 saying they must be an object", args, e)
+				}
+			}
+			c.mustCall("tools/call", `{"name":"echo","arguments":{"text":"still alive"}}`)
+		})
+	}
+}
+
+func TestTools_TypedArgumentsThatDoNotDecodeAreRejectedLikeSchemaViolations(t *testing.T) {
+	s := newTestServer(t, nil)
+	// The given schema lets "n" be anything; the handler's In wants an int.
+	AddTool(s, &mcp.Tool{Name: "wait", InputSchema: stdjson.RawMessage(`{"type":"object"}`)},
+		func(_ context.Context, _ *Request, in struct {
+			N int `json:"n"`
+		}) (int, error) {
+			return in.N, nil
+		})
+	for _, v := range []string{mcp.Version20250618, mcp.Version20251125, mcp.Version20260728} {
+		c := open(t, s, v, `{}`, nil)
+		raw, err := c.call("tools/call", `{"name":"wait","arguments":{"n":0.5}}`)
+		if !mcp.InvalidArgumentsAreToolErrors(v) {
+			if e := wantRPCError(t, "tools/call", raw, err); e.Code != jsonrpc.CodeInvalidParams || !strings.Contains(e.Message, `invalid arguments for tool "wait"`) {
+				t.Errorf("%s: %v, want -32602", v, e)
+			}
+			continue
 		}
-	}
-	res := c.mustCall("tools/call", `{"name":"book","arguments":{"title":"Go","author":{"name":"Rob"},"pages":3}}`)
-	if got := member(t, res, "structuredContent"); got != "" {
-		t.Errorf("a string result has structuredContent %s in 2025-11-25", got)
-	}
-	if e := c.callErr("tools/call", `{"name":"schema_2020_12","arguments":{"name":"x","contactMethod":"phone"}}`); e.Code != jsonrpc.CodeInvalidParams {
-		t.Errorf("the 2020-12 schema's if/then was not enforced: %v", e)
-	}
-	if res := c.mustCall("tools/call", `{"name":"schema_2020_12","arguments":{"name":"x","contactMethod":"phone","phone":"1"}}`); member(t, res, "isError") != "" {
-		t.Errorf("valid 2020-12 arguments rejected: %s", res)
-	}
-	if e := c.callErr("tools/call", `{"name":"echo"}`); !strings.Contains(e.Message, `["text"]`) {
-		t.Errorf("absent arguments must be checked as {}: %v", e)
+		if err != nil || member(t, raw, "isError") != "true" || !strings.Contains(text1(t, raw), `invalid arguments for tool "wait"`) {
+			t.Errorf("%s: %s %v, want a tool error naming the tool", v, raw, err)
+		}
 	}
 }
 

@@ -439,7 +439,8 @@ func (as *testAS) issue(w http.ResponseWriter, client, subject, resource string,
 		claims["cnf"], tokenType = map[string]string{"jkt": jkt}, "DPoP"
 	}
 	payload, _ := json.Marshal(claims)
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{Key: asKey(), KeyID: "as-key"}}, nil)
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{Key: asKey(), KeyID: "as-key"}},
+		(&jose.SignerOptions{}).WithType("at+jwt")) // RFC 9068, as the resource server requires
 	if err != nil {
 		as.t.Error(err)
 		return

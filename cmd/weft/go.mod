@@ -43,10 +43,3 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 	modernc.org/sqlite v1.59.0 // indirect
 )
-
-replace (
-	github.com/weftmcp/weft => ../..
-	github.com/weftmcp/weft/taskstore/postgres => ../../taskstore/postgres
-	github.com/weftmcp/weft/taskstore/redis => ../../taskstore/redis
-	github.com/weftmcp/weft/taskstore/sqlite => ../../taskstore/sqlite
-)

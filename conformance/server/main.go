@@ -66,7 +66,10 @@ func serveHTTP(ctx context.Context, s *server.Server, addr, readyFile string, lo
 		// The reference fixture advises a 5 s retry; run.sh only needs the
 		// client to resume quickly in server-sse-polling.
 		RetryInterval: 500 * time.Millisecond,
-		Logger:        logger,
+		// The suite's three server runs open every session from one
+		// address and end few of them.
+		MaxSessionsPerClient: -1,
+		Logger:               logger,
 	})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)

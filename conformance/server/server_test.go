@@ -9,11 +9,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/weftmcp/weft/client"
 	"github.com/weftmcp/weft/mcp"
-	"github.com/weftmcp/weft/transport"
+	"github.com/weftmcp/weft/server/servertest"
 )
 
 // These tests check the fixtures themselves, in process and in both eras,
@@ -23,19 +22,8 @@ import (
 // connect returns a session with the fixture server over an in-memory pipe.
 func connect(t *testing.T, version string, opts client.Options) *client.Session {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	cs, ss := transport.Pipe()
-	srv := newServer(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if _, err := srv.Connect(ctx, ss, nil); err != nil {
-		t.Fatal(err)
-	}
 	opts.ProtocolVersion = version
-	s, err := client.New(mcp.Implementation{Name: "fixture-test", Version: "1.0.0"}, &opts).Connect(ctx, cs)
-	if err != nil {
-		t.Fatalf("connecting at %s: %v", version, err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s, _ := servertest.Connect(t, newServer(slog.New(slog.NewTextHandler(io.Discard, nil))), &opts)
 	return s
 }
 

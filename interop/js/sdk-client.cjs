@@ -82,6 +82,15 @@ async function main() {
     seen.unknownTool = { error: errorInfo(err) };
   }
 
+  // Arguments that fail the tool's input schema: since 2025-11-25 a tool
+  // error the model sees (SEP-1303), not a JSON-RPC error.
+  try {
+    const r = await client.callTool({ name: 'add', arguments: { a: 'two', b: 3 } }, undefined, opts);
+    seen.badArguments = { result: { isError: r.isError === true, text: textOf(r.content) } };
+  } catch (err) {
+    seen.badArguments = { error: errorInfo(err) };
+  }
+
   const resources = await client.listResources({}, opts);
   seen.resources = resources.resources.map((r) => ({ uri: r.uri, name: r.name, mimeType: r.mimeType }));
   const templates = await client.listResourceTemplates({}, opts);

@@ -7,7 +7,7 @@
 // lock), and a busy timeout makes writers of other processes wait their
 // turn. Tasks, their input exchanges and their results survive restarts.
 //
-// Open creates or migrates the schema, recorded in a version table. NewBus
+// Open creates or migrates the schema, recorded in a version table. OpenBus
 // adds a Bus that polls the same file, so instances on one host can signal
 // each other without another service.
 package sqlite

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Option configures Open and NewBus.
+// Option configures Open and OpenBus.
 type Option func(*config)
 
 // config is the settings after options.

@@ -7,23 +7,38 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+
+	"github.com/weftmcp/weft/jsonrpc"
 )
 
-// OriginPolicy protects an HTTP endpoint against DNS rebinding: a web page
-// on another site that makes the browser send requests to a server
-// listening on the local machine.
+// OriginPolicy protects an HTTP endpoint against web pages of other sites:
+// a page that calls the endpoint from the user's browser (cross-site
+// requests), or that rebinds its own name to the address of a server on
+// the user's machine (DNS rebinding). The rule, on every listener:
 //
-// When the request arrived on a loopback address, its Host must be a
-// local name (localhost, a loopback IP) or one of AllowedHosts, and its
-// Origin, when present, must name a local host or be one of AllowedOrigins.
-// On other addresses only the Origin is checked, and only against a
-// non-empty AllowedOrigins.
+//   - A request with an Origin header is admitted only when that origin
+//     names the local machine (http://localhost:5173, http://127.0.0.1,
+//     http://[::1]:6274, any scheme and port) or is one of AllowedOrigins.
+//     Any other origin, "null" included, is refused with 403, before the
+//     request is served and without CORS headers. A request with more
+//     than one Origin header is refused too.
+//   - A request without Origin is not from a web page (browsers send it on
+//     every cross-origin request and on every POST); it is admitted.
+//   - On a loopback address, the Host header must also be a local name
+//     (localhost, a loopback IP) or one of AllowedHosts: a rebinding page
+//     sends its own name there.
+//
+// The zero value applies this rule with nothing further allowed.
 type OriginPolicy struct {
 	// AllowedHosts lists further accepted Host values, with or without a
-	// port ("myhost", "myhost:8080"), compared case-insensitively.
+	// port ("myhost", "myhost:8080"), compared case-insensitively. Only a
+	// loopback listener checks Host.
 	AllowedHosts []string
-	// AllowedOrigins lists further accepted Origin values, such as
-	// "https://app.example.com", compared case-insensitively.
+	// AllowedOrigins lists further accepted Origin values, written as
+	// browsers send them: scheme://host[:port], with no path or trailing
+	// slash (such as "https://app.example.com"), compared
+	// case-insensitively. The pages of these origins may call the
+	// endpoint from a browser.
 	AllowedOrigins []string
 	// Disabled turns the checks off. Only do this behind a proxy that
 	// checks Host and Origin itself.
@@ -39,22 +54,54 @@ func (p *OriginPolicy) Check(r *http.Request) error {
 	loopback := arrivedOnLoopback(r)
 	if loopback && !isLocalHost(hostOnly(r.Host)) && !contains(p.AllowedHosts, r.Host) {
 		return fmt.Errorf("host %q is not a local name, and this server listens on a loopback address: "+
-			"add the name to AllowedHosts if it is yours", r.Host)
+			"add the name to the allowed hosts (OriginPolicy.AllowedHosts) if it is yours", r.Host)
 	}
-	origin := r.Header.Get("Origin")
+	origins := r.Header.Values("Origin")
 	switch {
-	case origin == "" || contains(p.AllowedOrigins, origin):
+	case len(origins) == 0:
 		return nil
-	case loopback:
-		if u, err := url.Parse(origin); err == nil && u.Host != "" && isLocalHost(u.Hostname()) {
-			return nil
-		}
-		return fmt.Errorf("origin %q is not a local origin, and this server listens on a loopback address: "+
-			"add it to AllowedOrigins if it is yours", origin)
-	case len(p.AllowedOrigins) > 0:
-		return fmt.Errorf("origin %q is not one of the allowed origins", origin)
+	case len(origins) > 1:
+		return fmt.Errorf("the request has %d Origin headers; a browser sends one", len(origins))
+	case contains(p.AllowedOrigins, origins[0]) || isLocalOrigin(origins[0]):
+		return nil
 	}
-	return nil
+	return fmt.Errorf("origin %q may not call this server: only pages of the local machine and of the allowed origins may; "+
+		"add it to the allowed origins (OriginPolicy.AllowedOrigins; weft: --allow-origin) if it is yours", origins[0])
+}
+
+// Guard returns a handler that refuses a request the policy does not
+// admit with 403 and a JSON-RPC error, and passes the others to next. Put
+// it in front of middleware that answers before the endpoint does, such
+// as the auth package's, so that a page of a foreign origin gets 403
+// rather than the middleware's answer:
+//
+//	mux.Handle("/", opts.Origins.Guard(rs.Handler(h)))
+func (p *OriginPolicy) Guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := p.Check(r); err != nil {
+			forbid(w, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// forbid answers a request that an OriginPolicy refused: 403 Forbidden,
+// with a JSON-RPC error response (id null; the code -32000 is one JSON-RPC
+// leaves to implementations) whose message is err's. It sets no CORS
+// header, so the page that sent the request cannot read it.
+func forbid(w http.ResponseWriter, err error) {
+	body, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: jsonrpc.NullID, Error: jsonrpc.NewError(-32000, "%v", err)})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusForbidden)
+	w.Write(body)
+}
+
+// isLocalOrigin reports whether origin (scheme://host[:port]) names the
+// local machine.
+func isLocalOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	return err == nil && u.Scheme != "" && u.Host != "" && isLocalHost(u.Hostname())
 }
 
 // arrivedOnLoopback reports whether the connection that carried r was

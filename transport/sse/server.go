@@ -30,6 +30,18 @@ type Server interface {
 	ConnectSession(ctx context.Context, stream jsonrpc.Stream, info transport.SessionInfo) error
 }
 
+// Defaults of HandlerOptions.
+const (
+	DefaultMaxSessions = 10000
+	// DefaultMaxSessionsPerClient is 1% of DefaultMaxSessions: one client
+	// cannot keep the others out.
+	DefaultMaxSessionsPerClient = 100
+)
+
+// errTooManyClientSessions refuses a session to a client that holds as
+// many as one client may.
+var errTooManyClientSessions = errors.New("too many sessions for one client")
+
 // HandlerOptions configures a Handler. The zero value gives safe defaults.
 type HandlerOptions struct {
 	// Endpoint is the URL (usually a path) the endpoint event tells clients
@@ -49,10 +61,18 @@ type HandlerOptions struct {
 	// the writes after it fail at once. 0 means DefaultWriteTimeout;
 	// negative means no bound.
 	WriteTimeout time.Duration
-	// MaxSessions bounds the number of open streams; 0 means 10000, and a
-	// negative value means no bound.
+	// MaxSessions bounds the number of open streams; a GET beyond it is
+	// refused with 503. 0 means DefaultMaxSessions; negative means no
+	// bound.
 	MaxSessions int
-	// Origins guards against DNS rebinding, as in streamable.HandlerOptions.
+	// MaxSessionsPerClient bounds the open streams of one client: one
+	// principal, or without authentication one remote address (see
+	// ClientKey). A GET beyond it is refused with 429, saying which limit
+	// was hit. 0 means DefaultMaxSessionsPerClient; negative means no
+	// bound.
+	MaxSessionsPerClient int
+	// Origins keeps pages of other sites out, as in
+	// streamable.HandlerOptions.
 	Origins OriginPolicy
 	// Logger receives the handler's diagnostics; nil means slog.Default().
 	Logger *slog.Logger
@@ -76,13 +96,14 @@ type Handler struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
+	ofClient map[string]int // open sessions per client (session.client)
 	closing  bool
 	streams  sync.WaitGroup
 }
 
 // NewHandler returns a Handler serving srv. opts may be nil.
 func NewHandler(srv Server, opts *HandlerOptions) *Handler {
-	h := &Handler{srv: srv, sessions: make(map[string]*session)}
+	h := &Handler{srv: srv, sessions: make(map[string]*session), ofClient: make(map[string]int)}
 	if opts != nil {
 		h.opts = *opts
 	}
@@ -90,7 +111,10 @@ func NewHandler(srv Server, opts *HandlerOptions) *Handler {
 		h.opts.MaxBodyBytes = jsonrpc.DefaultMaxMessageSize
 	}
 	if h.opts.MaxSessions == 0 {
-		h.opts.MaxSessions = 10000
+		h.opts.MaxSessions = DefaultMaxSessions
+	}
+	if h.opts.MaxSessionsPerClient == 0 {
+		h.opts.MaxSessionsPerClient = DefaultMaxSessionsPerClient
 	}
 	if h.opts.KeepAlive == 0 {
 		h.opts.KeepAlive = DefaultKeepAlive
@@ -119,7 +143,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	if err := h.opts.Origins.Check(r); err != nil {
-		http.Error(w, err.Error(), http.StatusForbidden)
+		forbid(w, err)
 		return
 	}
 	if r.Method == http.MethodOptions {
@@ -142,7 +166,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // server and carries the server's messages until the client goes away or
 // the Handler shuts down.
 func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request) {
-	s, err := h.open(w, auth.PrincipalFrom(r.Context()))
+	s, err := h.open(w, auth.PrincipalFrom(r.Context()), ClientKey(r))
+	if errors.Is(err, errTooManyClientSessions) {
+		http.Error(w, err.Error(), http.StatusTooManyRequests)
+		return
+	}
 	if err != nil {
 		w.Header().Set("Retry-After", "10")
 		http.Error(w, err.Error(), http.StatusServiceUnavailable)
@@ -182,20 +210,25 @@ func (h *Handler) serveStream(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// open registers a new session of principal writing to w.
-func (h *Handler) open(w http.ResponseWriter, principal string) (*session, error) {
+// open registers a new session of principal, counted against client,
+// writing to w.
+func (h *Handler) open(w http.ResponseWriter, principal, client string) (*session, error) {
 	var b [16]byte
 	rand.Read(b[:])
-	s := newSession(h, base64.RawURLEncoding.EncodeToString(b[:]), principal, w)
+	s := newSession(h, base64.RawURLEncoding.EncodeToString(b[:]), principal, client, w)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
 	case h.closing:
 		return nil, errors.New("the server is shutting down; retry on another instance")
+	case h.opts.MaxSessionsPerClient > 0 && h.ofClient[client] >= h.opts.MaxSessionsPerClient:
+		return nil, fmt.Errorf("%w: %s holds %d open event streams, the most one client may hold; close the ones it no longer uses, "+
+			"or raise the limit (HandlerOptions.MaxSessionsPerClient)", errTooManyClientSessions, client, h.opts.MaxSessionsPerClient)
 	case h.opts.MaxSessions > 0 && len(h.sessions) >= h.opts.MaxSessions:
 		return nil, fmt.Errorf("the server holds its limit of %d sessions; retry later, or raise HandlerOptions.MaxSessions", h.opts.MaxSessions)
 	}
 	h.sessions[s.id] = s
+	h.ofClient[client]++
 	h.streams.Add(1)
 	return s, nil
 }
@@ -215,6 +248,9 @@ func (h *Handler) connect(s *session) (err error) {
 func (h *Handler) close(s *session) {
 	h.mu.Lock()
 	delete(h.sessions, s.id)
+	if h.ofClient[s.client]--; h.ofClient[s.client] <= 0 {
+		delete(h.ofClient, s.client)
+	}
 	h.mu.Unlock()
 	s.end()
 }

@@ -21,6 +21,7 @@ type session struct {
 	h         *Handler
 	id        string
 	principal string // who opened the session (auth.PrincipalFrom); only they reach it
+	client    string // the client its per-client limit counts it against (ClientKey)
 
 	wmu  sync.Mutex // serializes writes to w
 	w    http.ResponseWriter
@@ -35,8 +36,8 @@ type session struct {
 	done  chan struct{} // closed when the session ends
 }
 
-func newSession(h *Handler, id, principal string, w http.ResponseWriter) *session {
-	s := &session{h: h, id: id, principal: principal, w: w, rc: http.NewResponseController(w),
+func newSession(h *Handler, id, principal, client string, w http.ResponseWriter) *session {
+	s := &session{h: h, id: id, principal: principal, client: client, w: w, rc: http.NewResponseController(w),
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	s.beat = NewHeartbeat(h.opts.KeepAlive, s.ping)
 	return s

@@ -302,3 +302,54 @@ func TestSessionInfoNamesTheSessionAndWhoOpenedIt(t *testing.T) {
 		t.Errorf("SessionInfo %+v, want the session's ID and alice's principal", info)
 	}
 }
+
+// One client cannot hold more than MaxSessionsPerClient event streams:
+// the next gets 429 saying so, other clients still get theirs, and closing
+// a stream makes room.
+func TestServerBoundsSessionsPerClient(t *testing.T) {
+	h := NewHandler(&echoServer{}, &HandlerOptions{MaxSessionsPerClient: 1})
+	fromAddress := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.RemoteAddr = r.Header.Get("X-Address")
+		h.ServeHTTP(w, r)
+	})
+	ts := httptest.NewServer(fromAddress)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h.Shutdown(ctx)
+		ts.Close()
+	})
+	dial := func(addr string) (*Client, error) {
+		return Dial(context.Background(), ts.URL+"/sse", &ClientOptions{PrepareRequest: func(r *http.Request) error {
+			r.Header.Set("X-Address", addr)
+			return nil
+		}})
+	}
+	first, err := dial("203.0.113.7:1000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = dial("203.0.113.7:1001")
+	var se *StatusError
+	if !errors.As(err, &se) || se.StatusCode != http.StatusTooManyRequests || !strings.Contains(err.Error(), "MaxSessionsPerClient") {
+		t.Fatalf("a second stream of one client gave %v, want a 429 naming MaxSessionsPerClient", err)
+	}
+	other, err := dial("203.0.113.8:1000")
+	if err != nil {
+		t.Fatalf("another client: %v", err)
+	}
+	defer other.Close()
+	first.Close()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		again, err := dial("203.0.113.7:1002")
+		if err == nil {
+			again.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("30s after the client closed its stream, a new one still gets %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -31,7 +31,7 @@ func (streamServer) ServeRequest(_ context.Context, req *jsonrpc.Request, _ tran
 // own state (see BenchmarkIdleLegacySessionServerSide for the total).
 func BenchmarkIdleLegacySession(b *testing.B) {
 	srv := streamServer{streams: make(chan jsonrpc.Stream, 1)}
-	h := NewHandler(srv, &HandlerOptions{MaxSessions: -1, SessionIdleTimeout: -1})
+	h := NewHandler(srv, &HandlerOptions{MaxSessions: -1, MaxSessionsPerClient: -1, SessionIdleTimeout: -1})
 	ctx := context.Background()
 	post := func(sid, body string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))

@@ -37,7 +37,8 @@ func BenchmarkToolsCall(b *testing.B) {
 // session costs the serving process with the real server: heap and
 // goroutine stacks, after initialize and notifications/initialized.
 func BenchmarkIdleLegacySessionServerSide(b *testing.B) {
-	url := serveHTTP(b, newHandler(b, newServer()))
+	// Every session comes from this one client.
+	url := serveHTTP(b, newHandlerWith(b, newServer(), streamable.HandlerOptions{MaxSessions: -1, MaxSessionsPerClient: -1}))
 	post := func(sid, body string) *http.Response {
 		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")

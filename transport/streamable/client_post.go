@@ -226,6 +226,10 @@ func (c *Client) receive(msg jsonrpc.Message, want jsonrpc.ID, resp *http.Respon
 	}
 	found := false
 	for _, m := range msgs {
+		if de, ok := m.(*jsonrpc.DecodeError); ok {
+			c.logger.Warn("streamable: skipping an invalid message in a batch from the server", "error", de)
+			continue
+		}
 		if r, ok := m.(*jsonrpc.Response); ok {
 			c.noteAnswer(r, resp)
 			if want.IsValid() && r.ID.Raw() == want.Raw() {

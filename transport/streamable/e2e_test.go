@@ -48,7 +48,13 @@ func serveHTTP(t testing.TB, h http.Handler) string {
 // newHandler returns a Streamable HTTP handler for srv that tells clients
 // to resume a closed stream after 10ms, shut down when the test ends.
 func newHandler(t testing.TB, srv *server.Server) *streamable.Handler {
-	h := streamable.NewHandler(srv, &streamable.HandlerOptions{RetryInterval: 10 * time.Millisecond})
+	return newHandlerWith(t, srv, streamable.HandlerOptions{})
+}
+
+// newHandlerWith is newHandler with further options.
+func newHandlerWith(t testing.TB, srv *server.Server, opts streamable.HandlerOptions) *streamable.Handler {
+	opts.RetryInterval = 10 * time.Millisecond
+	h := streamable.NewHandler(srv, &opts)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -296,10 +296,19 @@ func (f *fixture) recordHeaders(next http.Handler) http.Handler {
 // (fixture.headers).
 func serve(t *testing.T, srv Server, opts *HandlerOptions) (*Handler, string) {
 	t.Helper()
+	return serveBehind(t, srv, opts, nil)
+}
+
+// serveBehind is serve with wrap, when not nil, in front of the Handler.
+func serveBehind(t *testing.T, srv Server, opts *HandlerOptions, wrap func(http.Handler) http.Handler) (*Handler, string) {
+	t.Helper()
 	h := NewHandler(srv, opts)
 	var hh http.Handler = h
 	if f, ok := srv.(*fixture); ok {
 		hh = f.recordHeaders(h)
+	}
+	if wrap != nil {
+		hh = wrap(hh)
 	}
 	ts := httptest.NewServer(hh)
 	t.Cleanup(func() {

@@ -20,7 +20,14 @@ var ErrShutdown = errors.New("streamable: the server is shutting down")
 // protocol version at once: legacy sessions (2025-03-26 … 2025-11-25, and
 // 2024-11-05 clients that use this transport) and modern standalone
 // requests (2026-07-28 and later). Mount it on your mux at the MCP
-// endpoint, for example "/mcp".
+// endpoint, for example "/mcp", and serve that with NewHTTPServer, whose
+// timeouts close stalled and idle connections without cutting SSE streams.
+//
+// Pages of other sites are kept out as sse.OriginPolicy describes
+// (HandlerOptions.Origins), on every address the server listens on; one
+// client may hold at most HandlerOptions.MaxSessionsPerClient of the
+// HandlerOptions.MaxSessions legacy sessions, and a session idle for
+// HandlerOptions.SessionIdleTimeout ends.
 //
 // Before shutting down the http.Server, call Shutdown: it ends the
 // long-lived streams that would otherwise keep http.Server.Shutdown
@@ -53,7 +60,9 @@ type Handler struct {
 // 404), passes the principal of each modern request to the server, checks
 // the scopes each request needs (auth.Authorize) before the server sees
 // it, and answers a handler's auth.InsufficientScopeError with 403 while
-// nothing of the response has been sent.
+// nothing of the response has been sent. Put the Origin check in front of
+// that middleware (HandlerOptions.Origins.Guard), so that a page of a
+// foreign origin gets 403 rather than the middleware's 401.
 func NewHandler(srv Server, opts *HandlerOptions) *Handler {
 	h := &Handler{srv: srv, opts: opts.withDefaults()}
 	if ts, ok := srv.(ToolSchemas); ok && h.opts.ToolInputSchema == nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/transport/streamable"
 )
 
 // idleSessionBudget is the most heap an idle legacy session may hold on a
@@ -21,7 +22,8 @@ func TestIdleLegacySessionsHoldNoGoroutineAndLittleHeap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("opens hundreds of sessions")
 	}
-	url := serveHTTP(t, newHandler(t, newServer()))
+	// Every session comes from this one client.
+	url := serveHTTP(t, newHandlerWith(t, newServer(), streamable.HandlerOptions{MaxSessionsPerClient: -1}))
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}
 	t.Cleanup(client.CloseIdleConnections)
 	post := func(sid, body string) string {

@@ -12,6 +12,7 @@ import (
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/transport"
+	"github.com/weftmcp/weft/transport/sse"
 )
 
 // serveLegacyPost serves a POST in the legacy era: an initialize that
@@ -55,11 +56,17 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 	}
 	if p.requests == 0 {
 		s.push(p.msgs)
+		if len(p.rejected) > 0 {
+			writeRejected(w, p.rejected)
+			return
+		}
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
 	st := newRespStream(h, s, w, p.requests, p.batch)
 	st.reqCtx = r.Context()
+	// The answers to a batch's invalid elements go out with its responses.
+	st.held = p.rejected
 	if dup, err := s.register(st, p.msgs); err != nil {
 		if errors.Is(err, errDuplicateID) {
 			writeError(w, http.StatusBadRequest, dup, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
@@ -81,12 +88,16 @@ func (h *Handler) initialize(w http.ResponseWriter, r *http.Request, p *post) {
 	if !authorize(w, r, p) {
 		return
 	}
-	s, err := h.sessions.create(auth.PrincipalFrom(r.Context()))
+	s, err := h.sessions.create(auth.PrincipalFrom(r.Context()), sse.ClientKey(r))
 	if err != nil {
-		if errors.Is(err, errTooManySessions) {
+		status := http.StatusServiceUnavailable
+		switch {
+		case errors.Is(err, errTooManyClientSessions):
+			status = http.StatusTooManyRequests
+		case errors.Is(err, errTooManySessions):
 			w.Header().Set("Retry-After", "10")
 		}
-		writeError(w, http.StatusServiceUnavailable, req.ID, jsonrpc.NewError(codeTransport, "cannot start a session: %v", err))
+		writeError(w, status, req.ID, jsonrpc.NewError(codeTransport, "cannot start a session: %v", err))
 		return
 	}
 	s.initID = req.ID
@@ -105,6 +116,19 @@ func (h *Handler) initialize(w http.ResponseWriter, r *http.Request, p *post) {
 	}
 	s.serve(req)
 	st.wait(r.Context(), w)
+}
+
+// writeRejected answers a batch that holds no request with the errors that
+// answer its invalid elements.
+func writeRejected(w http.ResponseWriter, rejected []jsonrpc.Message) {
+	body, err := jsonrpc.EncodeMessage(jsonrpc.Batch(rejected))
+	if err != nil {
+		refuse(w, http.StatusInternalServerError, "encoding the answers to the batch's invalid elements: %v", err)
+		return
+	}
+	w.Header().Set("Content-Type", mediaJSON)
+	w.WriteHeader(http.StatusOK)
+	w.Write(body)
 }
 
 // connect hands a new session to the server.
@@ -181,26 +205,29 @@ func (h *Handler) serveDelete(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// checkLegacyVersion checks MCP-Protocol-Version against the session's
-// negotiated version. An absent header is accepted (clients before
-// 2025-06-18 send none). On failure it has answered 400.
+// checkLegacyVersion checks MCP-Protocol-Version on a request of a legacy
+// session. An absent header is accepted (clients before 2025-06-18 send
+// none), and so is any supported legacy version, even one other than the
+// session negotiated: the spec requires 400 only for an invalid or
+// unsupported version (clients SHOULD send the negotiated one, and some
+// send an older one), and the session's negotiated version, not the
+// header, governs how its requests are served. A modern version is
+// refused: that era has no sessions. On failure it has answered 400.
 func checkLegacyVersion(w http.ResponseWriter, r *http.Request, s *session, id jsonrpc.ID) bool {
 	hv := r.Header.Get(headerProtocolVersion)
-	if hv == "" {
+	if hv == "" || mcp.IsSupported(hv) && mcp.IsLegacy(hv) {
 		return true
 	}
 	v := s.negotiated()
-	switch {
-	case !mcp.IsSupported(hv):
+	if mcp.IsSupported(hv) {
 		writeError(w, http.StatusBadRequest, id, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
-			"unsupported MCP-Protocol-Version %q; this session uses %s", hv, v))
-		return false
-	case v != "" && hv != v:
-		writeError(w, http.StatusBadRequest, id, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
-			"MCP-Protocol-Version %q does not match the version this session negotiated, %s", hv, v))
+			"MCP-Protocol-Version %s has no sessions, but the request carries Mcp-Session-Id of a session that uses %s: "+
+				"send the session's version, or drop the session ID and send the request's _meta", hv, v))
 		return false
 	}
-	return true
+	writeError(w, http.StatusBadRequest, id, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
+		"unsupported MCP-Protocol-Version %q; this session uses %s", hv, v))
+	return false
 }
 
 // firstID returns the ID of the body's first request, for error responses.

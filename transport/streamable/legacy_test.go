@@ -283,7 +283,7 @@ func TestResumeAfterTheServerClosesTheStream(t *testing.T) {
 func TestAConnectionReleasedBeforeItWaitsIsLetGo(t *testing.T) {
 	h := NewHandler(newFixture(t), nil)
 	t.Cleanup(func() { h.Shutdown(context.Background()) })
-	s, err := h.sessions.create("")
+	s, err := h.sessions.create("", "address 192.0.2.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,16 +309,40 @@ func TestAConnectionReleasedBeforeItWaitsIsLetGo(t *testing.T) {
 	}
 }
 
-func TestProtocolVersionHeaderMustMatchSession(t *testing.T) {
+func TestProtocolVersionHeaderMayNameAnotherSupportedLegacyVersion(t *testing.T) {
 	_, url := serve(t, newFixture(t), nil)
 	sid := initSession(t, url, mcp.Version20251125)
 	h := legacyHeaders(sid)
-	h["Mcp-Protocol-Version"] = mcp.Version20250618
-	wantError(t, do(t, "POST", url, h, callBody("1", "echo", "x")), http.StatusBadRequest, jsonrpc.CodeInvalidRequest)
-	h["Mcp-Protocol-Version"] = "1999-01-01"
-	wantError(t, do(t, "POST", url, h, callBody("1", "echo", "x")), http.StatusBadRequest, jsonrpc.CodeInvalidRequest)
-	delete(h, "Mcp-Protocol-Version") // absent: accepted
-	wantResponse(t, do(t, "POST", url, h, callBody("1", "echo", "x")))
+	// A supported version other than the negotiated one is accepted (the
+	// session keeps its own), as is an absent header.
+	for _, v := range []string{mcp.Version20250618, mcp.Version20250326, mcp.Version20251125, ""} {
+		h["Mcp-Protocol-Version"] = v
+		if r := wantResponse(t, do(t, "POST", url, h, callBody("1", "echo", "x"))); r.Error != nil {
+			t.Errorf("MCP-Protocol-Version %q: %v, want the answer", v, r.Error)
+		}
+	}
+	get := do(t, "GET", url, hdr{"Accept": "text/event-stream", "Mcp-Session-Id": sid, "Mcp-Protocol-Version": mcp.Version20250618}, "")
+	wantStatus(t, get, http.StatusOK)
+	get.Body.Close()
+	// An invalid or unsupported version is 400, and so is a modern one,
+	// whose era has no sessions.
+	for _, v := range []string{"1999-01-01", "latest", mcp.Version20260728} {
+		h["Mcp-Protocol-Version"] = v
+		r := wantError(t, do(t, "POST", url, h, callBody("1", "echo", "x")), http.StatusBadRequest, jsonrpc.CodeInvalidRequest)
+		if !strings.Contains(r.Error.Message, mcp.Version20251125) {
+			t.Errorf("MCP-Protocol-Version %q: %q does not name the session's version", v, r.Error.Message)
+		}
+	}
+}
+
+func TestProtocolVersionHeaderDoesNotChangeTheSessionsVersion(t *testing.T) {
+	// The session negotiated 2025-11-25, where batches do not exist: a
+	// header naming 2025-03-26, which has them, does not bring them back.
+	_, url := serve(t, newFixture(t), nil)
+	h := legacyHeaders(initSession(t, url, mcp.Version20251125))
+	h["Mcp-Protocol-Version"] = mcp.Version20250326
+	batch := "[" + callBody("1", "echo", "a") + "," + callBody("2", "echo", "b") + "]"
+	wantError(t, do(t, "POST", url, h, batch), http.StatusBadRequest, jsonrpc.CodeInvalidRequest)
 }
 
 func TestBatchOnlyIn20250326(t *testing.T) {

@@ -18,6 +18,11 @@ const (
 	DefaultWriteTimeout       = 30 * time.Second
 )
 
+// DefaultMaxSessionsPerClient is the default of
+// HandlerOptions.MaxSessionsPerClient: 1% of DefaultMaxSessions, so that
+// one client cannot keep the others out.
+const DefaultMaxSessionsPerClient = 100
+
 // HandlerOptions configures a Handler. The zero value gives safe defaults.
 type HandlerOptions struct {
 	// SessionIdleTimeout ends a legacy session that has had no request and
@@ -25,9 +30,18 @@ type HandlerOptions struct {
 	// negative value keeps idle sessions until they are deleted.
 	SessionIdleTimeout time.Duration
 	// MaxSessions bounds the number of live legacy sessions; an initialize
-	// beyond it is refused with 503. 0 means DefaultMaxSessions; negative
-	// means no bound.
+	// beyond it is refused with 503 and Retry-After (when sessions idle
+	// past SessionIdleTimeout cannot be reclaimed to make room). 0 means
+	// DefaultMaxSessions; negative means no bound.
 	MaxSessions int
+	// MaxSessionsPerClient bounds the live legacy sessions of one client:
+	// one principal, or without authentication one remote address (see
+	// sse.ClientKey). An initialize beyond it is refused with 429 and a
+	// JSON-RPC error saying which limit was hit. Behind a reverse proxy
+	// every unauthenticated client has the proxy's address: authenticate
+	// clients, or raise this. 0 means DefaultMaxSessionsPerClient;
+	// negative means no bound.
+	MaxSessionsPerClient int
 	// MaxBodyBytes bounds a POST body; a larger one is refused with 413. 0
 	// means jsonrpc.DefaultMaxMessageSize (4 MiB).
 	MaxBodyBytes int64
@@ -50,9 +64,11 @@ type HandlerOptions struct {
 	// cancelled). 0 means DefaultWriteTimeout; negative means no bound.
 	WriteTimeout time.Duration
 
-	// Origins guards against DNS rebinding. With the zero value, a request
-	// arriving on a loopback address needs a local Host and, if it has one,
-	// a local Origin; anything else is refused with 403.
+	// Origins keeps pages of other sites out (cross-site requests and DNS
+	// rebinding). With the zero value, a request whose Origin names
+	// neither the local machine nor an allowed origin is refused with 403
+	// on any address, and one arriving on a loopback address also needs a
+	// local Host; requests without Origin are served. See sse.OriginPolicy.
 	Origins sse.OriginPolicy
 
 	// ToolInputSchema returns the inputSchema of a tool, for checking the
@@ -77,6 +93,9 @@ func (o *HandlerOptions) withDefaults() HandlerOptions {
 	}
 	if c.MaxSessions == 0 {
 		c.MaxSessions = DefaultMaxSessions
+	}
+	if c.MaxSessionsPerClient == 0 {
+		c.MaxSessionsPerClient = DefaultMaxSessionsPerClient
 	}
 	if c.MaxBodyBytes <= 0 {
 		c.MaxBodyBytes = jsonrpc.DefaultMaxMessageSize

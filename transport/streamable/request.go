@@ -21,6 +21,11 @@ type post struct {
 	msgs     []jsonrpc.Message // the messages, a batch flattened
 	batch    bool              // the body was a JSON array
 	requests int               // how many of msgs are requests expecting a response
+	// rejected holds the error responses to a batch's invalid elements,
+	// which the handler answers itself (JSON-RPC 2.0 §6). An invalid
+	// response stays in msgs, as its *jsonrpc.DecodeError: the connection
+	// fails the call it names.
+	rejected []jsonrpc.Message
 	// route holds what the first message's params say about routing; only
 	// meaningful for a body of one request or notification.
 	route routeParams
@@ -76,7 +81,15 @@ func readPost(w http.ResponseWriter, r *http.Request, limit int64) (*post, bool)
 	}
 	p := &post{}
 	if b, ok := msg.(jsonrpc.Batch); ok {
-		p.batch, p.msgs = true, b
+		p.batch = true
+		p.msgs = make([]jsonrpc.Message, 0, len(b))
+		for _, m := range b {
+			if de, ok := m.(*jsonrpc.DecodeError); ok && !de.IsResponse {
+				p.rejected = append(p.rejected, &jsonrpc.Response{ID: de.ID, Error: de.Err})
+				continue
+			}
+			p.msgs = append(p.msgs, m)
+		}
 	} else {
 		p.msgs = []jsonrpc.Message{msg}
 	}

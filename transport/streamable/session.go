@@ -39,6 +39,7 @@ type session struct {
 	h          *Handler
 	id         string
 	principal  string       // who initialized the session (auth.PrincipalFrom); only they reach it
+	client     string       // the client its per-client limit counts it against (sse.ClientKey)
 	lastActive atomic.Int64 // unix nanoseconds of the last HTTP activity
 
 	mu       sync.Mutex
@@ -69,9 +70,10 @@ type pendingResponse struct {
 	st *respStream
 }
 
-// newSession returns a session of principal with the given ID.
-func newSession(h *Handler, id, principal string) *session {
-	s := &session{h: h, id: id, principal: principal, nextNum: 1}
+// newSession returns a session of principal, counted against client, with
+// the given ID.
+func newSession(h *Handler, id, principal, client string) *session {
+	s := &session{h: h, id: id, principal: principal, client: client, nextNum: 1}
 	s.touch()
 	return s
 }

@@ -14,42 +14,64 @@ import (
 // errTooManySessions refuses an initialize when the session table is full.
 var errTooManySessions = errors.New("too many sessions")
 
+// errTooManyClientSessions refuses an initialize from a client that holds
+// as many sessions as one client may.
+var errTooManyClientSessions = errors.New("too many sessions for one client")
+
 // sessionTable holds a Handler's live legacy sessions.
 type sessionTable struct {
 	h    *Handler
 	skew atomic.Int64 // added to time.Now, in nanoseconds: tests move the clock
 
-	mu      sync.Mutex
-	m       map[string]*session
-	janitor chan struct{} // closed to stop the expiry goroutine; nil until started
-	stopped bool
+	mu       sync.Mutex
+	m        map[string]*session
+	ofClient map[string]int // live sessions per client (session.client)
+	janitor  chan struct{}  // closed to stop the expiry goroutine; nil until started
+	stopped  bool
 }
 
-// create adds a session of principal with a fresh ID, first reclaiming idle
-// sessions if the table is full. It fails when the table stays full.
-func (t *sessionTable) create(principal string) (*session, error) {
-	max := t.h.opts.MaxSessions
+// create adds a session of principal, counted against client, with a
+// fresh ID, first reclaiming idle sessions if the table is full. It fails
+// when the table stays full, or when client holds as many sessions as one
+// client may.
+func (t *sessionTable) create(principal, client string) (*session, error) {
+	max, perClient := t.h.opts.MaxSessions, t.h.opts.MaxSessionsPerClient
 	if max > 0 && t.len() >= max {
 		t.sweep(t.now())
 	}
-	s := newSession(t.h, newSessionID(), principal)
+	s := newSession(t.h, newSessionID(), principal, client)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.stopped {
+	switch {
+	case t.stopped:
 		return nil, ErrShutdown
-	}
-	if max > 0 && len(t.m) >= max {
-		return nil, fmt.Errorf("%w: the server holds its limit of %d sessions; retry later, or raise HandlerOptions.MaxSessions", errTooManySessions, max)
+	case perClient > 0 && t.ofClient[client] >= perClient:
+		return nil, fmt.Errorf("%w: %s holds %d sessions, the most one client may hold; end the sessions it no longer uses "+
+			"(DELETE with their Mcp-Session-Id)%s, or raise the limit (HandlerOptions.MaxSessionsPerClient; weft: --max-sessions-per-client). "+
+			"Behind a reverse proxy all unauthenticated clients share its address: authenticate them, or raise the limit",
+			errTooManyClientSessions, client, perClient, t.idleNote())
+	case max > 0 && len(t.m) >= max:
+		return nil, fmt.Errorf("%w: the server holds its limit of %d sessions; retry later, or raise HandlerOptions.MaxSessions (weft: --max-sessions)", errTooManySessions, max)
 	}
 	if t.m == nil {
 		t.m = make(map[string]*session)
+		t.ofClient = make(map[string]int)
 	}
 	t.m[s.id] = s
+	t.ofClient[client]++
 	if t.janitor == nil && t.h.opts.SessionIdleTimeout > 0 {
 		t.janitor = make(chan struct{})
 		go t.expire(t.janitor, t.h.opts.SessionIdleTimeout)
 	}
 	return s, nil
+}
+
+// idleNote says when idle sessions end, for a message.
+func (t *sessionTable) idleNote() string {
+	if idle := t.h.opts.SessionIdleTimeout; idle > 0 {
+		return fmt.Sprintf("; sessions idle for %v end by themselves", idle)
+	}
+	return ""
 }
 
 // now returns the table's current time.
@@ -99,6 +121,9 @@ func (t *sessionTable) end(s *session, cause error) {
 	t.mu.Lock()
 	if t.m[s.id] == s {
 		delete(t.m, s.id)
+		if t.ofClient[s.client]--; t.ofClient[s.client] <= 0 {
+			delete(t.ofClient, s.client)
+		}
 	}
 	t.mu.Unlock()
 	for _, st := range streams {

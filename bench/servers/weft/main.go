@@ -71,7 +71,9 @@ func main() {
 			return newServer(rt, logger).Run(ctx, transport.Stdio())
 		},
 		HTTP: func() http.Handler {
-			return streamable.NewHandler(newServer(rt, logger), &streamable.HandlerOptions{Logger: logger})
+			// The harness opens all its sessions (1000 idle ones for the
+			// memory figure) from one address.
+			return streamable.NewHandler(newServer(rt, logger), &streamable.HandlerOptions{MaxSessionsPerClient: -1, Logger: logger})
 		},
 		Teardown: func(ctx context.Context) error {
 			if rt == nil {

@@ -13,22 +13,29 @@ import (
 	"github.com/weftmcp/weft/mcp"
 )
 
-// answerFlags say how the server's questions (elicitation) are answered.
+// answerFlags say how the server's questions (elicitation) and sampling
+// requests are answered.
 type answerFlags struct {
-	answers []string
+	answers       []string
+	sampleCommand string
 }
 
 func (a *answerFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringArrayVar(&a.answers, "answer", nil,
 		"answer the server's question with this form field, as FIELD=VALUE (VALUE as JSON when valid, else a string); repeat for more fields. "+
 			"Without it, questions are asked on a terminal and declined elsewhere")
+	cmd.Flags().StringVar(&a.sampleCommand, "sample-command", "",
+		"answer the server's sampling requests (sampling/createMessage) with this shell command: it gets the request as JSON on stdin and prints the reply, as text or as a JSON result. "+
+			"Without it, a person at a terminal types the reply; elsewhere sampling is not offered")
 }
 
-// answerer serves the server's elicitation requests for one command.
+// answerer serves the server's elicitation and sampling requests for one
+// command.
 type answerer struct {
-	e       *env
-	content mcp.JSONObject // from --answer; nil when not given
-	form    *console.Form  // asks interactively; nil when no one can answer
+	e             *env
+	content       mcp.JSONObject // from --answer; nil when not given
+	form          *console.Form  // asks interactively; nil when no one can answer
+	sampleCommand string         // from --sample-command
 
 	mu  sync.Mutex
 	bar *console.Bar // hidden while asking
@@ -37,7 +44,7 @@ type answerer struct {
 // answerer returns how this command answers questions: with the --answer
 // fields, interactively when a person is at a terminal, else by declining.
 func (a *answerFlags) answerer(e *env, human bool) (*answerer, error) {
-	r := &answerer{e: e}
+	r := &answerer{e: e, sampleCommand: a.sampleCommand}
 	if human && e.interactive {
 		r.form = console.NewForm(e.stdin, e.stderr)
 	}
@@ -62,9 +69,14 @@ func (r *answerer) showOver(bar *console.Bar) {
 	r.mu.Unlock()
 }
 
-// options are the client options that route questions to r.
+// options are the client options that route questions to r, and sampling
+// requests when someone (a person or --sample-command) can answer them.
 func (r *answerer) options() client.Options {
-	return client.Options{ElicitForm: r.elicit, ElicitURL: r.elicit}
+	o := client.Options{ElicitForm: r.elicit, ElicitURL: r.elicit}
+	if r.form != nil || r.sampleCommand != "" {
+		o.CreateMessage = r.sample
+	}
+	return o
 }
 
 // elicit answers one elicitation request.

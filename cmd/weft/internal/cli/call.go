@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	stdjson "encoding/json"
 
 	"github.com/spf13/cobra"
 
@@ -23,8 +24,12 @@ func newCall(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "call [URL] TOOL [KEY=VALUE...] [--task [--detach]] [--json] [-- COMMAND [ARGS...]]",
 		Short: "Call a tool, optionally as a task",
-		Long: `Call a tool with KEY=VALUE arguments. A VALUE that is valid JSON is sent as
-that JSON (3, true, {"a":1}, "3"), anything else as a string.
+		Long: `Call a tool with KEY=VALUE arguments, typed by the tool's input schema: for
+a string argument VALUE is sent as it is (text=3 sends "3"), for a number,
+integer or boolean it is read as one (seconds=3, ok=true), for an object or
+array it is JSON (tags='["a","b"]'). An argument the schema does not type is
+sent as JSON when it is valid JSON, else as a string. KEY:=JSON sends the
+JSON as it stands (text:=null, n:='"3"').
 
 With --task the call runs as a task: durable on servers that keep tasks, and
 pollable and cancellable with weft tasks. On a terminal a live progress bar
@@ -34,6 +39,7 @@ soon as it is created and leaves it running.
 
 ` + targetHelp,
 		Example: `  weft call http://127.0.0.1:8080/mcp echo text=hello
+  weft call http://127.0.0.1:8080/mcp echo text=3
   weft call http://127.0.0.1:8080/mcp sleep seconds=10 --task
   weft call http://127.0.0.1:8080/mcp sleep seconds=600 --task --detach
   weft call http://127.0.0.1:8080/mcp confirm question="Deploy?" --answer answer=true
@@ -46,8 +52,7 @@ soon as it is created and leaves it running.
 			if len(rest) == 0 {
 				return usageError("which tool? Give its name after the server (weft tools lists them)")
 			}
-			arguments, err := toolArguments(rest[1:])
-			if err != nil {
+			if _, err := parseArguments(rest[1:]); err != nil {
 				return err
 			}
 			if f.detach && !f.task {
@@ -57,8 +62,12 @@ soon as it is created and leaves it running.
 			if err != nil {
 				return err
 			}
-			params := &mcp.CallToolParams{Name: rest[0], Arguments: arguments}
 			return withSession(cmd.Context(), e, t, &f.out, a.options(), func(s *client.Session) error {
+				arguments, err := toolArguments(rest[1:], inputSchema(cmd.Context(), s, rest[0], len(rest) > 1))
+				if err != nil {
+					return err
+				}
+				params := &mcp.CallToolParams{Name: rest[0], Arguments: arguments}
 				if f.task {
 					return callTask(cmd.Context(), e, t, s, params, &f, a)
 				}
@@ -71,6 +80,23 @@ soon as it is created and leaves it running.
 	cmd.Flags().BoolVar(&f.task, "task", false, "run the call as a task")
 	cmd.Flags().BoolVar(&f.detach, "detach", false, "with --task, print the task once created and leave it running")
 	return cmd
+}
+
+// inputSchema is the input schema of the tool called name, when there are
+// arguments to type with it (need) and the server lists the tool; else nil.
+func inputSchema(ctx context.Context, s *client.Session, name string, need bool) stdjson.RawMessage {
+	if !need {
+		return nil
+	}
+	for tool, err := range s.Tools(ctx) {
+		if err != nil {
+			return nil
+		}
+		if tool.Name == name {
+			return tool.InputSchema
+		}
+	}
+	return nil
 }
 
 // callPlain calls a tool and waits for its result, showing its progress

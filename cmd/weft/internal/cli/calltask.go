@@ -64,13 +64,26 @@ func followTask(ctx context.Context, e *env, t target, out *outputFlags, title s
 	case err == nil:
 		return printToolResult(e, out, title, res)
 	case errors.Is(err, client.ErrTaskCancelled):
+		printEndedTask(ctx, e, out, h)
 		return toolFailed("task %s was cancelled", h.ID())
 	case errors.As(err, &failed):
+		printEndedTask(ctx, e, out, h)
 		return toolFailed("%v", failed)
 	case ctx.Err() != nil:
 		return &exitError{code: ExitInterrupted, err: fmt.Errorf("stopped waiting; task %s keeps running (weft tasks cancel %s stops it)", h.ID(), taskCommand(t, h.ID()))}
 	}
 	return protocolError("waiting for task "+h.ID(), err)
+}
+
+// printEndedTask prints, for a program, the state of a task that ended
+// without a result (cancelled or failed), so the output says how it ended.
+func printEndedTask(ctx context.Context, e *env, out *outputFlags, h *client.TaskHandle) {
+	if out.human(e) {
+		return
+	}
+	if st, err := h.Status(ctx); err == nil {
+		printJSON(e.stdout, viewOf(st))
+	}
 }
 
 // taskCommand is the arguments of a weft tasks command for task id on t.

@@ -23,10 +23,18 @@ type env struct {
 
 // newEnv returns the environment of the process: its standard streams, and
 // whether they are terminals (golang.org/x/term, the Go project's own
-// terminal package, tells).
+// terminal package, tells). $WEFT_OUTPUT overrides the latter for stdout:
+// "text" prints for people anyway (weft tools URL | less), "json" for
+// programs.
 func newEnv() *env {
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
 	e.terminal = term.IsTerminal(int(os.Stdout.Fd()))
+	switch os.Getenv("WEFT_OUTPUT") {
+	case "text":
+		e.terminal = true
+	case "json":
+		e.terminal = false
+	}
 	e.interactive = e.terminal && term.IsTerminal(int(os.Stdin.Fd()))
 	e.logLevel.Set(slog.LevelWarn)
 	return e

@@ -89,6 +89,9 @@ func classify(ctx context.Context, err error) error {
 func protocolError(what string, err error) error {
 	var je *jsonrpc.Error
 	if errors.As(err, &je) {
+		if hint := missingCapabilityHint(je); hint != "" {
+			return fmt.Errorf("%s: the server answered with error %d: %s: %s", what, je.Code, je.Message, hint)
+		}
 		return fmt.Errorf("%s: the server answered with error %d: %s", what, je.Code, je.Message)
 	}
 	return fmt.Errorf("%s: %w", what, err)

@@ -47,11 +47,7 @@ func newPrompts(e *env) *cobra.Command {
 				for _, p := range list {
 					var names []string
 					for _, a := range p.Arguments {
-						if a.Required {
-							names = append(names, a.Name+"*")
-						} else {
-							names = append(names, a.Name)
-						}
+						names = append(names, argName(a.Name, a.Required))
 					}
 					fmt.Fprintf(tw, "%s\t%s\t%s\n", p.Name, strings.Join(names, " "), oneLine(p.Description))
 				}

@@ -13,24 +13,33 @@ import (
 )
 
 func newProxy(e *env) *cobra.Command {
-	f := listenFlags{http: "127.0.0.1:8080"}
+	var f listenFlags
 	cmd := &cobra.Command{
 		Use:   "proxy [--http ADDR] [--store STORE] -- COMMAND [ARGS...]",
-		Short: "Serve a stdio MCP server over Streamable HTTP, with tasks for every tool",
+		Short: "Serve a stdio MCP server, with tasks for every tool, over stdio or Streamable HTTP",
 		Long: `Start COMMAND, an MCP server speaking stdio, and serve its tools, resources
-and prompts over Streamable HTTP at /mcp, in every protocol version. Every
-tool may run as a task: a long call of any existing server becomes durable,
+and prompts in every protocol version: on weft's own stdin and stdout by
+default (so an MCP host can start "weft proxy -- COMMAND" in place of
+COMMAND), or over Streamable HTTP at /mcp with --http. Every tool may run
+as a task: a long call of any existing server becomes durable,
 pollable and cancellable, and cancelling the task cancels the call on the
 wrapped server. Progress and the wrapped server's questions (elicitation,
 sampling) reach the client whose call they belong to.
+
+Tasks are kept in the store (--store), by default an SQLite file of this
+endpoint's own in your data folder, named after the address (or stdio) and
+the wrapped command, so they outlive the proxy.
 
 Proxies on the same store share their tasks (see weft serve --help for
 --instance and --lease). A proxied call is not known to be safe to repeat,
 so the task of a proxy that is lost is not run again: another proxy fails
 it, saying so.
 
-The proxy stops when the wrapped server exits, and on SIGINT or SIGTERM.`,
+The proxy stops when the wrapped server exits, and on SIGINT or SIGTERM.
+
+` + httpSafetyHelp,
 		Example: `  weft proxy -- npx -y @modelcontextprotocol/server-everything
+  weft tools -- weft proxy --store memory -- weft serve --stdio
   weft proxy --http 127.0.0.1:9000 --store memory -- weft serve --stdio
   weft proxy --store sqlite:./proxy-tasks.db -- python my_server.py`,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -41,7 +50,8 @@ The proxy stops when the wrapped server exits, and on SIGINT or SIGTERM.`,
 			ctx, cancel := context.WithCancelCause(cmd.Context())
 			defer cancel(nil)
 			logger := e.logger()
-			rt, err := store.OpenRuntime(ctx, f.store, f.settings, logger)
+			f.stdio = f.http == ""
+			rt, err := store.OpenRuntime(ctx, f.store, store.EndpointFile("proxy", f.http, args), f.settings, logger)
 			if err != nil {
 				return err
 			}

@@ -49,6 +49,10 @@ func newResources(e *env) *cobra.Command {
 						ResourceTemplates []*mcp.ResourceTemplate `json:"resourceTemplates"`
 					}{resources, templates})
 				}
+				if len(resources)+len(templates) == 0 {
+					fmt.Fprintln(e.stdout, "no resources")
+					return nil
+				}
 				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "URI\tNAME\tTYPE\tDESCRIPTION")
 				for _, r := range resources {

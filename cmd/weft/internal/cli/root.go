@@ -20,6 +20,9 @@ func Main(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	e := newEnv()
+	// Libraries that log through slog's default (the task stores) follow
+	// --log-level and -v too.
+	slog.SetDefault(e.logger())
 	root := newRoot(e)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -63,6 +66,8 @@ every command prints JSON only.
 	root.SetErr(e.stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 	root.PersistentFlags().Var(levelFlag{&e.logLevel}, "log-level", "diagnostics on stderr at this level and above: debug, info, warn or error")
+	root.PersistentFlags().VarP(verboseFlag{&e.logLevel}, "verbose", "v", "more diagnostics on stderr: -v for info (such as each task's changes), -vv for debug")
+	root.PersistentFlags().Lookup("verbose").NoOptDefVal = "+"
 	root.AddCommand(
 		newDemo(e),
 		newServe(e),
@@ -78,12 +83,51 @@ every command prints JSON only.
 	return root
 }
 
-// version is the module version the binary was built from, or "devel".
+// version is the module version the binary was built from (see
+// versionOf).
 func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	bi, _ := debug.ReadBuildInfo()
+	return versionOf(bi)
+}
+
+// versionOf says which weft bi describes: the module's version when it was
+// installed as a module (go install …@v1.2.3), else, for a build in a
+// clone, "devel" with the commit it was built from (and "modified" when the
+// work tree had changes) when the go command recorded it (it does not in
+// a workspace), else "devel" and the Go version that built it.
+func versionOf(bi *debug.BuildInfo) string {
+	if bi == nil {
+		return "devel"
 	}
-	return "devel"
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, at string
+	modified := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		if bi.GoVersion == "" {
+			return "devel"
+		}
+		return "devel (built with " + bi.GoVersion + ")"
+	}
+	v := "devel (commit " + rev[:min(12, len(rev))]
+	if at != "" {
+		v += " of " + at
+	}
+	if modified {
+		v += ", modified"
+	}
+	return v + ")"
 }
 
 // levelFlag is --log-level.
@@ -97,6 +141,17 @@ func (f levelFlag) String() string {
 }
 func (f levelFlag) Set(s string) error { return f.v.UnmarshalText([]byte(s)) }
 func (f levelFlag) Type() string       { return "level" }
+
+// verboseFlag is -v: each use lowers the log level by one step, from warn
+// to info to debug.
+type verboseFlag struct{ v *slog.LevelVar }
+
+func (f verboseFlag) String() string { return "" }
+func (f verboseFlag) Set(string) error {
+	f.v.Set(max(f.v.Level()-4, slog.LevelDebug))
+	return nil
+}
+func (f verboseFlag) Type() string { return "" }
 
 // runE wraps a command's body: its error gets an exit code (classify).
 func runE(fn func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {

@@ -31,19 +31,27 @@ type listenFlags struct {
 	// are JWTs from this issuer for the endpoint's URL.
 	authIssuer string
 	authScopes []string
+	// authAnyType accepts tokens not typed at+jwt (auth.JWTOptions.AcceptAnyType).
+	authAnyType bool
+
+	// endpoint holds the HTTP endpoint's origins, limits and timeouts.
+	endpoint httpFlags
 }
 
 // add declares the flags on cmd; withStdio adds --stdio.
 func (f *listenFlags) add(cmd *cobra.Command, withStdio bool) {
 	cmd.Flags().StringVar(&f.http, "http", "", "serve Streamable HTTP on this address (HOST:PORT; port 0 picks a free one), at /mcp")
+	f.endpoint.add(cmd)
 	if withStdio {
 		cmd.Flags().BoolVar(&f.stdio, "stdio", false, "serve one client on stdin and stdout")
 	}
 	cmd.Flags().StringVar(&f.authIssuer, "auth-issuer", "",
 		"with --http, require OAuth access tokens: JWTs from the authorization server with this issuer URL, for the endpoint's URL (clients discover it in the endpoint's protected resource metadata)")
 	cmd.Flags().StringSliceVar(&f.authScopes, "auth-scope", nil, "with --auth-issuer, a scope every request's token must grant (repeat, or separate with commas)")
+	cmd.Flags().BoolVar(&f.authAnyType, "auth-any-token-type", false,
+		`with --auth-issuer, accept tokens whatever their JOSE typ header says; by default they must be typed "at+jwt" (RFC 9068), which some issuers do not do`)
 	cmd.Flags().StringVar(&f.readyFile, "ready-file", "", "with --http, write the endpoint's URL to this file once listening (for scripts)")
-	cmd.Flags().StringVar(&f.store, "store", "", store.Usage)
+	cmd.Flags().StringVar(&f.store, "store", "", store.Usage+store.DefaultUsage(cmd.Name()))
 	cmd.Flags().StringVar(&f.settings.Instance, "instance", "",
 		"this server's name among the servers sharing the store: the owner of the tasks it runs, shown in logs and in the message of a task failed because this server was lost (default: random)")
 	cmd.Flags().DurationVar(&f.settings.Lease, "lease", 0,
@@ -65,8 +73,10 @@ one endpoint, /mcp) or stdio. Its tools:
   fail {message}      returns a tool error
   once {seconds}      sleeps as sleep does; may run as a task, which is never run twice
 
-Tasks are kept in the store (--store), by default an SQLite file in your data
-folder, so they outlive the process. SIGINT or SIGTERM stops the server
+Tasks are kept in the store (--store), by default an SQLite file of this
+endpoint's own in your data folder (serve-127.0.0.1-8080.db for
+--http 127.0.0.1:8080, serve-stdio.db for --stdio), so they outlive the
+process. SIGINT or SIGTERM stops the server
 gracefully: calls in flight get a few seconds to finish.
 
 Servers on the same SQLite file or Redis share their tasks: any of them reads,
@@ -74,10 +84,13 @@ answers or cancels a task another runs. Each holds a lease on the tasks it
 runs (--lease); when a server is lost (killed, hung, cut off from the store),
 another notices its lapsed leases and runs its sleep and confirm tasks again
 (replaying the answers already given), while a once task fails, saying that
-its server was lost. Give each server its own --instance name.`,
+its server was lost. Give each server its own --instance name.
+
+` + httpSafetyHelp,
 		Example: `  weft serve --http 127.0.0.1:8080
   weft serve --http 127.0.0.1:8080 --store memory
   weft serve --http 0.0.0.0:8080 --store redis://127.0.0.1:6379/0 --instance "$(hostname)" --lease 10s
+  weft serve --http 0.0.0.0:8080 --allow-origin https://app.example.com --max-sessions-per-client 20
   weft serve --stdio --store sqlite:./tasks.db`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
@@ -85,7 +98,7 @@ its server was lost. Give each server its own --instance name.`,
 				return usageError("give exactly one of --http ADDR or --stdio")
 			}
 			logger := e.logger()
-			rt, err := store.OpenRuntime(cmd.Context(), f.store, f.settings, logger)
+			rt, err := store.OpenRuntime(cmd.Context(), f.store, store.EndpointFile("serve", f.http, nil), f.settings, logger)
 			if err != nil {
 				return err
 			}
@@ -107,6 +120,10 @@ func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags
 		}
 		return serveStdio(ctx, srv)
 	}
+	opts, err := f.endpoint.options()
+	if err != nil {
+		return err
+	}
 	ln, err := httpserve.Listen(f.http)
 	if err != nil {
 		return err
@@ -124,7 +141,7 @@ func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags
 		}
 	}
 	fmt.Fprintf(e.stderr, "weft: serving MCP at %s (tasks in %s); stop with Ctrl-C\n", url, storeDesc)
-	if err := httpserve.Serve(ctx, srv, ln, logger, protect); err != nil {
+	if err := httpserve.Serve(ctx, srv, ln, logger, protect, opts); err != nil {
 		return err
 	}
 	fmt.Fprintln(e.stderr, "weft: stopped")
@@ -137,10 +154,12 @@ func (f *listenFlags) protection(resource string, logger *slog.Logger) (func(htt
 	switch {
 	case f.authIssuer == "" && len(f.authScopes) > 0:
 		return nil, usageError("--auth-scope needs --auth-issuer")
+	case f.authIssuer == "" && f.authAnyType:
+		return nil, usageError("--auth-any-token-type needs --auth-issuer")
 	case f.authIssuer == "":
 		return nil, nil
 	}
-	verifier, err := auth.NewJWTVerifier(auth.JWTOptions{Issuer: f.authIssuer, Audience: resource})
+	verifier, err := auth.NewJWTVerifier(auth.JWTOptions{Issuer: f.authIssuer, Audience: resource, AcceptAnyType: f.authAnyType})
 	if err != nil {
 		return nil, usageError("--auth-issuer: %v", err)
 	}

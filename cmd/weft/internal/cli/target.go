@@ -58,6 +58,11 @@ func splitTarget(cmd *cobra.Command, args []string) (target, []string, error) {
 	if len(args) > 0 && isURL(args[0]) {
 		return target{url: args[0]}, args[1:], nil
 	}
+	if len(args) > 0 {
+		if u, ok := schemeless(args[0]); ok {
+			return target{}, nil, usageError("%q has no scheme: write %s", args[0], u)
+		}
+	}
 	return target{}, nil, usageError(`which server? Give its URL first (http://HOST:PORT/mcp) or its command line after "--" (-- weft serve --stdio)`)
 }
 
@@ -86,7 +91,7 @@ func connect(ctx context.Context, e *env, t target, opts client.Options) (*clien
 	opts.Logger = e.logger()
 	s, err := client.New(clientInfo, &opts).Connect(ctx, stream)
 	if err != nil {
-		return nil, classify(ctx, protocolError("connecting to "+t.String(), err))
+		return nil, classify(ctx, connectError(t, err))
 	}
 	return s, nil
 }

@@ -16,23 +16,24 @@ import (
 func newTasks(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tasks",
-		Short: "Get, wait for, cancel or watch a task",
+		Short: "List tasks; get, wait for, cancel or watch a task",
 		Long: `Work with a task that weft call --task (or any client) started: read its
 status, wait for its result, cancel it, or watch it change. A task outlives
 the call that started it, and on a server with a durable store (weft serve
 keeps tasks in SQLite by default) it outlives the server's restarts too.
 
 ` + targetHelp,
-		Example: `  weft tasks get http://127.0.0.1:8080/mcp LFZZKAIOO26OTNGNN6NEACDFAA
+		Example: `  weft tasks list http://127.0.0.1:8080/mcp
+  weft tasks get http://127.0.0.1:8080/mcp LFZZKAIOO26OTNGNN6NEACDFAA
   weft tasks wait http://127.0.0.1:8080/mcp LFZZKAIOO26OTNGNN6NEACDFAA
   weft tasks cancel http://127.0.0.1:8080/mcp LFZZKAIOO26OTNGNN6NEACDFAA
   weft tasks watch http://127.0.0.1:8080/mcp LFZZKAIOO26OTNGNN6NEACDFAA`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usageError("which? weft tasks get, wait, cancel or watch")
+			return usageError("which? weft tasks list, get, wait, cancel or watch")
 		},
 	}
-	cmd.AddCommand(newTasksGet(e), newTasksWait(e), newTasksCancel(e), newTasksWatch(e))
+	cmd.AddCommand(newTasksList(e), newTasksGet(e), newTasksWait(e), newTasksCancel(e), newTasksWatch(e))
 	return cmd
 }
 

@@ -29,14 +29,23 @@ func NewForm(in io.Reader, out io.Writer) *Form {
 // errEOF ends a form whose input ended: the elicitation is cancelled.
 var errEOF = errors.New("the input ended")
 
+// errDecline ends a one-field form left empty: the elicitation is
+// declined.
+var errDecline = errors.New("declined")
+
 // Ask asks the question p and returns the person's response: accept with
 // the form's content (or, for a URL, once they have visited it), decline,
-// or cancel when the input ends.
+// or cancel when the input ends. A form of one field (a yes/no question)
+// is asked at once, an empty answer declining it; a longer one first asks
+// whether to answer at all.
 func (f *Form) Ask(p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	fmt.Fprintf(f.out, "\nThe server asks: %s\n", p.Message)
 	if p.EffectiveMode() == mcp.ElicitModeURL {
 		fmt.Fprintf(f.out, "  Open %s\n", p.URL)
 		return f.confirm("  Done? [Y]es, [n]o to decline, [c] to cancel: ")
+	}
+	if p.RequestedSchema != nil && len(p.RequestedSchema.Properties) == 1 {
+		return f.single(p.RequestedSchema.Properties[0])
 	}
 	res, err := f.confirm("  Answer? [Y]es, [n]o to decline, [c] to cancel: ")
 	if err != nil || res.Action != mcp.ElicitAccept || p.RequestedSchema == nil {
@@ -45,7 +54,7 @@ func (f *Form) Ask(p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	content := mcp.JSONObject{}
 	for _, prop := range p.RequestedSchema.Properties {
 		required := slices.Contains(p.RequestedSchema.Required, prop.Name)
-		v, err := f.field(prop, required)
+		v, err := f.field(prop, required, false)
 		if errors.Is(err, errEOF) {
 			return &mcp.ElicitResult{Action: mcp.ElicitCancel}, nil
 		}
@@ -58,6 +67,21 @@ func (f *Form) Ask(p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	}
 	res.Content = content
 	return res, nil
+}
+
+// single asks the one field of a form, an empty answer (without a default)
+// declining and the end of the input cancelling.
+func (f *Form) single(prop mcp.ElicitProperty) (*mcp.ElicitResult, error) {
+	v, err := f.field(prop, true, true)
+	switch {
+	case errors.Is(err, errEOF):
+		return &mcp.ElicitResult{Action: mcp.ElicitCancel}, nil
+	case errors.Is(err, errDecline):
+		return &mcp.ElicitResult{Action: mcp.ElicitDecline}, nil
+	case err != nil:
+		return nil, err
+	}
+	return &mcp.ElicitResult{Action: mcp.ElicitAccept, Content: mcp.JSONObject{prop.Name: v}}, nil
 }
 
 // confirm asks whether to answer at all.
@@ -80,8 +104,9 @@ func (f *Form) confirm(prompt string) (*mcp.ElicitResult, error) {
 }
 
 // field asks for one form field until the answer fits its schema; nil
-// means an optional field left empty.
-func (f *Form) field(prop mcp.ElicitProperty, required bool) ([]byte, error) {
+// means an optional field left empty. With emptyDeclines, an empty answer
+// to a field without a default is errDecline.
+func (f *Form) field(prop mcp.ElicitProperty, required, emptyDeclines bool) ([]byte, error) {
 	s := prop.Schema
 	label := s.Title
 	if label == "" {
@@ -96,14 +121,16 @@ func (f *Form) field(prop mcp.ElicitProperty, required bool) ([]byte, error) {
 	} else if s.Type == "boolean" {
 		hint = "yes or no"
 	}
+	if s.Description != "" && s.Description != hint {
+		fmt.Fprintf(f.out, "  %s: %s\n", label, s.Description)
+	}
 	if !required {
 		hint += ", optional"
 	}
 	if len(s.Default) > 0 {
 		hint += ", default " + string(s.Default)
-	}
-	if s.Description != "" && s.Description != hint {
-		fmt.Fprintf(f.out, "  %s: %s\n", label, s.Description)
+	} else if emptyDeclines {
+		hint += "; Enter alone declines"
 	}
 	for {
 		line, err := f.line(fmt.Sprintf("  %s (%s): ", label, hint))
@@ -114,6 +141,8 @@ func (f *Form) field(prop mcp.ElicitProperty, required bool) ([]byte, error) {
 			switch {
 			case len(s.Default) > 0:
 				return s.Default, nil
+			case emptyDeclines:
+				return nil, errDecline
 			case !required:
 				return nil, nil
 			}

@@ -84,10 +84,10 @@ func TestFormDeclinesAndCancels(t *testing.T) {
 func TestFormRequiresRequiredFields(t *testing.T) {
 	p := &mcp.ElicitParams{Message: "Name?", RequestedSchema: &mcp.ElicitSchema{
 		Type:       "object",
-		Properties: mcp.ElicitProperties{{Name: "name", Schema: mcp.PrimitiveSchema{Type: "string"}}},
+		Properties: mcp.ElicitProperties{{Name: "name", Schema: mcp.PrimitiveSchema{Type: "string"}}, {Name: "note", Schema: mcp.PrimitiveSchema{Type: "string"}}},
 		Required:   []string{"name"},
 	}}
-	res, out := ask(t, "\n\nAda\n", p)
+	res, out := ask(t, "\n\nAda\n\n", p)
 	if got := string(res.Content["name"]); got != `"Ada"` {
 		t.Errorf("name = %s, want \"Ada\"", got)
 	}
@@ -103,5 +103,32 @@ func TestFormURLMode(t *testing.T) {
 	}
 	if !strings.Contains(out, "Open https://example.com/login") {
 		t.Errorf("the URL was not shown:\n%s", out)
+	}
+}
+
+// TestFormAsksYesNoOnce checks that a one-field form, such as a yes/no
+// question, is asked once: "n" answers no, an empty answer declines, and
+// the end of the input cancels.
+func TestFormAsksYesNoOnce(t *testing.T) {
+	p := &mcp.ElicitParams{Message: "Ship it?", RequestedSchema: &mcp.ElicitSchema{
+		Type:       "object",
+		Properties: mcp.ElicitProperties{{Name: "answer", Schema: mcp.PrimitiveSchema{Type: "boolean", Title: "Answer", Description: "yes or no"}}},
+		Required:   []string{"answer"},
+	}}
+	res, out := ask(t, "n\n", p)
+	if res.Action != mcp.ElicitAccept || string(res.Content["answer"]) != "false" {
+		t.Errorf("answering n: result = %+v, want accept with answer false", res)
+	}
+	if want := "  Answer (yes or no; Enter alone declines): "; strings.Count(out, "Answer") != 1 || !strings.Contains(out, want) {
+		t.Errorf("the question was not asked once, as %q:\n%s", want, out)
+	}
+	if res, _ := ask(t, "yes\n", p); res.Action != mcp.ElicitAccept || string(res.Content["answer"]) != "true" {
+		t.Errorf("answering yes: result = %+v, want accept with answer true", res)
+	}
+	if res, _ := ask(t, "\n", p); res.Action != mcp.ElicitDecline {
+		t.Errorf("answering nothing: result = %+v, want decline", res)
+	}
+	if res, _ := ask(t, "", p); res.Action != mcp.ElicitCancel {
+		t.Errorf("at the end of the input: result = %+v, want cancel", res)
 	}
 }

@@ -41,7 +41,7 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	}
 	defer os.RemoveAll(dir)
 	dbPath := filepath.Join(dir, "tasks.db")
-	rt, err := store.OpenRuntime(ctx, "sqlite:"+dbPath, store.Settings{}, cfg.Logger)
+	rt, err := store.OpenRuntime(ctx, "sqlite:"+dbPath, "", store.Settings{}, cfg.Logger)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	serveCtx, stopServing := context.WithCancel(context.WithoutCancel(ctx))
 	served := make(chan error, 1)
 	go func() {
-		served <- httpserve.Serve(serveCtx, example.New(rt.ServerOptions(cfg.Logger)), ln, cfg.Logger, nil)
+		served <- httpserve.Serve(serveCtx, example.New(rt.ServerOptions(cfg.Logger)), ln, cfg.Logger, nil, httpserve.Options{})
 	}()
 	defer func() {
 		stopServing()

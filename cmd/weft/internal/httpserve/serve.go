@@ -38,20 +38,33 @@ func URL(ln net.Listener) string {
 	return "http://" + ln.Addr().String() + Path
 }
 
+// Options are the endpoint's safety settings; the zero value has the
+// library's defaults.
+type Options struct {
+	// Handler holds the allowed origins and the session limits; its
+	// Logger is Serve's.
+	Handler streamable.HandlerOptions
+	// Server holds the connection timeouts.
+	Server streamable.HTTPServerOptions
+}
+
 // Serve serves srv at Path on ln until ctx ends, then shuts down: new
 // requests are refused, open streams end, and requests in flight get
 // ShutdownTimeout to finish. It closes ln. The error is nil after a clean
 // shutdown. protect, when not nil, wraps what is served (with an OAuth
-// resource server's Handler, say).
-func Serve(ctx context.Context, srv *server.Server, ln net.Listener, logger *slog.Logger, protect func(http.Handler) http.Handler) error {
-	h := streamable.NewHandler(srv, &streamable.HandlerOptions{Logger: logger})
+// resource server's Handler, say), behind the Origin check.
+func Serve(ctx context.Context, srv *server.Server, ln net.Listener, logger *slog.Logger, protect func(http.Handler) http.Handler, opts Options) error {
+	hopts := opts.Handler
+	hopts.Logger = logger
+	h := streamable.NewHandler(srv, &hopts)
 	mux := http.NewServeMux()
 	mux.Handle(Path, h)
 	var root http.Handler = mux
 	if protect != nil {
-		root = protect(mux)
+		root = hopts.Origins.Guard(protect(mux))
 	}
-	hs := &http.Server{Handler: root, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	hs := streamable.NewHTTPServer(root, &opts.Server)
+	hs.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

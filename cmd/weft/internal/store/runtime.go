@@ -91,13 +91,13 @@ type Runtime struct {
 	Store *Store
 }
 
-// OpenRuntime opens the store spec names (see Open) and starts a task
-// runtime on it with settings s.
-func OpenRuntime(ctx context.Context, spec string, s Settings, logger *slog.Logger) (*Runtime, error) {
+// OpenRuntime opens the store spec names (see Open; endpoint names the
+// default) and starts a task runtime on it with settings s.
+func OpenRuntime(ctx context.Context, spec, endpoint string, s Settings, logger *slog.Logger) (*Runtime, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	st, err := Open(ctx, spec)
+	st, err := Open(ctx, spec, endpoint)
 	if err != nil {
 		return nil, err
 	}

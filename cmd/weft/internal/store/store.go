@@ -19,8 +19,9 @@ import (
 	"github.com/weftmcp/weft/taskstore/sqlite"
 )
 
-// Usage describes the --store flag's values, for help texts.
-const Usage = `where tasks are kept: "memory" (lost on exit), "sqlite:PATH" (a file; durable), "redis://HOST:PORT/DB" or "postgres://USER@HOST:PORT/DB" (shared by many instances); default sqlite in the user's data folder`
+// Usage describes the --store flag's values, for help texts; DefaultUsage
+// says what the default is.
+const Usage = `where tasks are kept: "memory" (lost on exit), "sqlite:PATH" (a file; durable), "redis://HOST:PORT/DB" or "postgres://USER@HOST:PORT/DB" (shared by many instances)`
 
 // ErrBadSpec is wrapped by the error of Open for a --store value that names
 // no store: a mistake on the command line.
@@ -46,13 +47,13 @@ func (s *Store) Close() error {
 
 // Open opens the store that spec names: "memory", "sqlite:PATH",
 // "redis://…" (or "rediss://…"), "postgres://…" (or "postgresql://…"), or
-// "" for the SQLite file at DefaultPath.
-func Open(ctx context.Context, spec string) (*Store, error) {
+// "" for the SQLite file DefaultPath(endpoint) (see EndpointFile).
+func Open(ctx context.Context, spec, endpoint string) (*Store, error) {
 	switch {
 	case spec == "memory":
 		return &Store{Store: tasks.NewMemoryStore(), Bus: tasks.NewMemoryBus(), Description: "memory (tasks end with the process)"}, nil
 	case spec == "":
-		path, err := DefaultPath()
+		path, err := DefaultPath(endpoint)
 		if err != nil {
 			return nil, err
 		}
@@ -72,24 +73,6 @@ func Open(ctx context.Context, spec string) (*Store, error) {
 		return openRedis(ctx, spec)
 	}
 	return nil, fmt.Errorf("--store %q is %w; use memory, sqlite:PATH, redis://HOST:PORT/DB or postgres://USER@HOST:PORT/DB", spec, ErrBadSpec)
-}
-
-// DefaultPath is the SQLite file used when --store is not given:
-// $XDG_DATA_HOME/weft/tasks.db, else ~/.local/share/weft/tasks.db on Unix
-// systems, else weft/tasks.db in the user's configuration folder (the
-// Application Support folder on macOS, %AppData% on Windows).
-func DefaultPath() (string, error) {
-	if dir := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(dir) {
-		return filepath.Join(dir, "weft", "tasks.db"), nil
-	}
-	if home, err := os.UserHomeDir(); err == nil && usesXDG() {
-		return filepath.Join(home, ".local", "share", "weft", "tasks.db"), nil
-	}
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("finding a folder for the default task store: %w; give --store sqlite:PATH or --store memory", err)
-	}
-	return filepath.Join(dir, "weft", "tasks.db"), nil
 }
 
 func openSQLite(ctx context.Context, path string) (*Store, error) {
