@@ -292,7 +292,8 @@ func taskError(err error, id string) error {
 	case errors.Is(err, tasks.ErrInvalidCursor):
 		return invalidParams("invalid cursor: it was not returned by tasks/list on this server; list again without a cursor")
 	case errors.As(err, &limit):
-		return jsonrpc.NewError(jsonrpc.CodeServerBusy, "%s", limit.Error())
+		return jsonrpc.NewError(jsonrpc.CodeServerBusy, "%s", limit.Error()).
+			WithData(map[string]any{"limit": limit.Scope, "max": limit.Limit})
 	case errors.Is(err, tasks.ErrClosed):
 		return jsonrpc.NewError(jsonrpc.CodeInternalError, "the server's task runtime is shutting down; retry on another instance or later")
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/tasks/storetest"
 )
 
 // benchRuntime returns a Runtime on a fresh memory store with an instant
@@ -148,4 +149,10 @@ func BenchmarkMemoryPerStoredTask(b *testing.B) {
 		runtime.KeepAlive(store)
 	}
 	b.ReportMetric(perTask, "bytes/task")
+}
+
+// BenchmarkCreateUnderProgressLoad measures task creation while
+// storetest.ProgressLoad tasks report progress every second.
+func BenchmarkCreateUnderProgressLoad(b *testing.B) {
+	storetest.BenchCreateUnderProgressLoad(b, tasks.NewMemoryStore(), tasks.NewMemoryBus())
 }

@@ -46,7 +46,7 @@ func newExec(rn *run, rec *Record) *Exec {
 		claimed:   make(map[string]bool),
 		waiters:   make(map[string]chan json.RawMessage),
 	}
-	x.progress = &progress{rn: rn, interval: rn.rt.cfg.progressInterval}
+	x.progress = &progress{rn: rn, interval: rn.rt.cfg.progressInterval, writing: make(chan struct{}, 1)}
 	return x
 }
 

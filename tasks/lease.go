@@ -82,7 +82,7 @@ func (r *Runtime) renew(ctx context.Context, rn *run) {
 		rn.mu.Lock()
 		lapsed := !now.Before(rn.leaseUntil)
 		rn.mu.Unlock()
-		r.log.Warn("tasks: could not renew a task's lease", slog.String("task_id", rn.id),
+		r.problem(slog.LevelWarn, "renew lease", "tasks: could not renew a task's lease", slog.String("task_id", rn.id),
 			slog.Bool("lapsed", lapsed), slog.Any("error", err))
 		if lapsed {
 			rn.lose(&Record{ID: rn.id, Principal: rn.exec.principal, Method: rn.exec.method, Name: rn.exec.name},
@@ -97,7 +97,7 @@ func (r *Runtime) sweepLeases(ctx context.Context) {
 		ids, err := r.store.LeaseExpired(ctx, r.now(), sweepBatch)
 		if err != nil {
 			if ctx.Err() == nil {
-				r.log.Warn("tasks: could not list lapsed leases; the next sweep tries again", slog.Any("error", err))
+				r.problem(slog.LevelWarn, "list lapsed leases", "tasks: could not list lapsed leases; the next sweep tries again", slog.Any("error", err))
 			}
 			return
 		}

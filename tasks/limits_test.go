@@ -1,8 +1,10 @@
 package tasks_test
 
 import (
+	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/weftmcp/weft/tasks"
 )
@@ -43,4 +45,40 @@ func TestConcurrencyLimitsHoldAcrossInstances(t *testing.T) {
 	}
 	start(t, b, "alice", "job") // the cancelled task freed a slot
 	close(release)
+}
+
+// quotaSpy is a MemoryStore that keeps the quota of the last Create.
+type quotaSpy struct {
+	*tasks.MemoryStore
+	quota chan tasks.Quota
+}
+
+func (s quotaSpy) Create(ctx context.Context, rec *tasks.Record, q tasks.Quota) error {
+	s.quota <- q
+	return s.MemoryStore.Create(ctx, rec, q)
+}
+
+func TestDefaultLimitsBoundUnfinishedTasks(t *testing.T) {
+	c := newCluster(t)
+	spy := quotaSpy{MemoryStore: tasks.NewMemoryStore(), quota: make(chan tasks.Quota, 1)}
+	rt := c.instanceOn(spy, "a", tasks.WithLease(time.Hour, time.Minute))
+	release := make(chan struct{})
+	defer close(release)
+	returning(rt, "job", release, tasks.Result{Value: raw(`{}`)}, nil)
+	want := tasks.Quota{PerPrincipal: tasks.DefaultMaxTasksPerPrincipal, Total: tasks.DefaultMaxTasks}
+	var lim *tasks.LimitError
+	for i := 0; ; i++ {
+		_, err := rt.Start(testCtx(t), tasks.StartRequest{Principal: "alice", Method: "tools/call", Name: "job"})
+		if q := <-spy.quota; q != want {
+			t.Fatalf("Start asked the store for quota %+v, want the defaults %+v", q, want)
+		}
+		if err == nil {
+			continue
+		}
+		if !errors.As(err, &lim) || lim.Scope != tasks.LimitPrincipal || i != tasks.DefaultMaxTasksPerPrincipal {
+			t.Fatalf("alice's task %d: %v; want a *LimitError for the principal at task %d",
+				i+1, err, tasks.DefaultMaxTasksPerPrincipal+1)
+		}
+		break
+	}
 }

@@ -88,8 +88,9 @@ func (h *deadlineHeap) remove(e *memEntry) {
 }
 
 // due returns the IDs of up to limit entries whose deadline is not after
-// now. It walks only the part of the heap that is due.
-func (h *deadlineHeap) due(now time.Time, limit int) []string {
+// now and whose record matches (every record, if match is nil). It walks
+// only the part of the heap that is due.
+func (h *deadlineHeap) due(now time.Time, limit int, match func(*Record) bool) []string {
 	var ids []string
 	stack := []int{0}
 	for len(stack) > 0 && len(ids) < limit {
@@ -101,7 +102,9 @@ func (h *deadlineHeap) due(now time.Time, limit int) []string {
 		if t, _ := h.items[i].deadline(h.which); t.After(now) {
 			continue // and so is every descendant
 		}
-		ids = append(ids, h.items[i].rec.ID)
+		if match == nil || match(h.items[i].rec) {
+			ids = append(ids, h.items[i].rec.ID)
+		}
 		stack = append(stack, 2*i+1, 2*i+2)
 	}
 	return ids

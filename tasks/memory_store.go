@@ -124,6 +124,30 @@ func (s *MemoryStore) Delete(ctx context.Context, id string) error {
 	if !ok {
 		return ErrNotFound
 	}
+	s.remove(e)
+	return nil
+}
+
+// DeleteExpired implements Store.
+func (s *MemoryStore) DeleteExpired(ctx context.Context, now time.Time, limit int) ([]DeletedTask, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("tasks: delete expired: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids := s.expiries.due(now, limit, func(rec *Record) bool { return rec.Status.Terminal() })
+	gone := make([]DeletedTask, len(ids))
+	for i, id := range ids {
+		e := s.entries[id]
+		gone[i] = deletedTask(e.rec)
+		s.remove(e)
+	}
+	return gone, nil
+}
+
+// remove takes the entry out of the store and its indexes.
+func (s *MemoryStore) remove(e *memEntry) {
+	id := e.rec.ID
 	delete(s.entries, id)
 	s.expiries.remove(e)
 	s.leases.remove(e)
@@ -133,7 +157,6 @@ func (s *MemoryStore) Delete(ctx context.Context, id string) error {
 	if !e.rec.Status.Terminal() {
 		s.finished(e.rec.Principal)
 	}
-	return nil
 }
 
 // finished takes one unfinished task of the principal off the counts.
@@ -183,7 +206,7 @@ func (s *MemoryStore) Expired(ctx context.Context, now time.Time, limit int) ([]
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.expiries.due(now, limit), nil
+	return s.expiries.due(now, limit, nil), nil
 }
 
 // LeaseExpired implements Store.
@@ -193,5 +216,5 @@ func (s *MemoryStore) LeaseExpired(ctx context.Context, now time.Time, limit int
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.leases.due(now, limit), nil
+	return s.leases.due(now, limit, nil), nil
 }

@@ -59,3 +59,10 @@ func (s observedStore) LeaseExpired(ctx context.Context, now time.Time, limit in
 	s.obs.StoreCall("LeaseExpired", time.Since(start), err)
 	return ids, err
 }
+
+func (s observedStore) DeleteExpired(ctx context.Context, now time.Time, limit int) ([]DeletedTask, error) {
+	start := time.Now()
+	gone, err := s.store.DeleteExpired(ctx, now, limit)
+	s.obs.StoreCall("DeleteExpired", time.Since(start), err)
+	return gone, err
+}

@@ -29,6 +29,10 @@ func TestObserverSeesTransitionsLeasesAndStoreCalls(t *testing.T) {
 		t.Fatalf("Answer: %v", err)
 	}
 	wait(t, rt, "alice", task.ID)
+	obs.wait(t, "a whole sweep", func() (done bool) {
+		obs.read(func() { done = obs.calls["LeaseExpired"] > 0 })
+		return done
+	})
 
 	obs.read(func() {
 		want := map[[2]tasks.Status]int{
@@ -45,7 +49,7 @@ func TestObserverSeesTransitionsLeasesAndStoreCalls(t *testing.T) {
 		if len(obs.transitions) != len(want) {
 			t.Errorf("transitions reported: %v, want only %v", obs.transitions, want)
 		}
-		for _, op := range []string{"Create", "Get", "Update", "Expired", "LeaseExpired"} {
+		for _, op := range []string{"Create", "Get", "Update", "DeleteExpired", "Expired", "LeaseExpired"} {
 			if obs.calls[op] == 0 {
 				t.Errorf("no %s store call was reported", op)
 			}

@@ -30,6 +30,13 @@ type config struct {
 
 // The defaults the options override.
 const (
+	// DefaultMaxTasksPerPrincipal bounds one principal's unfinished tasks:
+	// enough for a client running many calls at once, too few for one
+	// client to exhaust the server.
+	DefaultMaxTasksPerPrincipal = 100
+	// DefaultMaxTasks bounds the unfinished tasks of everyone together, on
+	// every instance sharing the store.
+	DefaultMaxTasks         = 10_000
 	DefaultTTL              = time.Hour
 	DefaultMaxTTL           = 24 * time.Hour
 	DefaultPollInterval     = time.Second
@@ -47,6 +54,7 @@ func defaultConfig() config {
 		logger:           slog.Default(),
 		observer:         NopObserver{},
 		executor:         newReusingExecutor(),
+		quota:            Quota{PerPrincipal: DefaultMaxTasksPerPrincipal, Total: DefaultMaxTasks},
 		defaultTTL:       DefaultTTL,
 		maxTTL:           DefaultMaxTTL,
 		pollInterval:     DefaultPollInterval,
@@ -95,8 +103,10 @@ func WithObserver(o Observer) Option { return func(c *config) { c.observer = o }
 // each, reusing goroutines that finished a run shortly before).
 func WithExecutor(e Executor) Option { return func(c *config) { c.executor = e } }
 
-// WithLimits bounds unfinished tasks per principal and in all, across every
-// instance sharing the store. Zero means no limit (the default).
+// WithLimits bounds unfinished (working or input_required) tasks per
+// principal and in all, across every instance sharing the store: a Start
+// past either bound fails with a *LimitError and stores nothing. Zero means
+// no limit. Defaults: DefaultMaxTasksPerPrincipal and DefaultMaxTasks.
 func WithLimits(perPrincipal, total int) Option {
 	return func(c *config) { c.quota = Quota{PerPrincipal: perPrincipal, Total: total} }
 }

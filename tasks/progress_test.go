@@ -2,6 +2,7 @@ package tasks_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -88,5 +89,61 @@ func TestProgressIsThrottledAndKeepsTheLatestMessage(t *testing.T) {
 	}
 	if gap := writes[1].at.Sub(writes[0].at); gap < interval/2 {
 		t.Fatalf("two progress writes %v apart, closer than the %v interval allows", gap, interval)
+	}
+}
+
+// overlapLog is a Store that records the most Updates it had in flight at
+// once; each Update yields the processor midway, so writes that can
+// overlap do.
+type overlapLog struct {
+	tasks.Store
+	mu            sync.Mutex
+	inFlight, max int
+}
+
+func (s *overlapLog) Update(ctx context.Context, rec *tasks.Record) error {
+	s.mu.Lock()
+	s.inFlight++
+	s.max = max(s.max, s.inFlight)
+	s.mu.Unlock()
+	time.Sleep(time.Millisecond)
+	err := s.Store.Update(ctx, rec)
+	s.mu.Lock()
+	s.inFlight--
+	s.mu.Unlock()
+	return err
+}
+
+func TestProgressOfManyTasksIsWrittenOneAtATimeEndingWithTheLatest(t *testing.T) {
+	const reporting = 200
+	c := newCluster(t)
+	store := &overlapLog{Store: c.store}
+	rt := c.instanceOn(store, "a", tasks.WithLimits(0, 0), tasks.WithLease(time.Hour, time.Minute))
+	reported, done := make(chan struct{}, reporting), make(chan struct{})
+	defer close(done)
+	rt.Register("tools/call", "report", func(ctx context.Context, x *tasks.Exec) (tasks.Result, error) {
+		for i := 1; i <= 5; i++ {
+			x.Progress(fmt.Sprint("step ", i))
+		}
+		reported <- struct{}{}
+		<-done
+		return tasks.Result{Value: raw(`{}`)}, nil
+	}, tasks.Policy{})
+	ids := make([]string, reporting)
+	for i := range ids {
+		ids[i] = start(t, rt, fmt.Sprint("client-", i), "report").ID
+	}
+	for range reporting {
+		recv(t, reported, "the handlers to report")
+	}
+	for i, id := range ids {
+		waitFor(t, rt, fmt.Sprint("client-", i), id, "the latest progress message", func(task tasks.Task) bool {
+			return task.StatusMessage == "step 5"
+		})
+	}
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	if store.max > 1 {
+		t.Fatalf("%d tasks reporting progress had %d store writes in flight at once; want one", reporting, store.max)
 	}
 }

@@ -229,7 +229,7 @@ func (rn *run) settle(res Result, err error) {
 		rt.log.Info("tasks: handler result discarded because another instance took the task over",
 			slog.String("task_id", rn.id))
 	case werr != nil:
-		rt.log.Error("tasks: could not record the task's outcome; it is recovered once its lease lapses",
+		rt.problem(slog.LevelError, "record outcome", "tasks: could not record the task's outcome; it is recovered once its lease lapses",
 			slog.String("task_id", rn.id), slog.Any("error", werr))
 	default:
 		if rec.Status == StatusCompleted {

@@ -39,6 +39,11 @@ type Runtime struct {
 	closed   bool
 	runsWG   sync.WaitGroup
 	closing  chan struct{} // closed when Close begins
+	problems problemLog
+
+	progressQueue   *progressQueue
+	stopProgress    context.CancelFunc
+	progressWriters sync.WaitGroup
 
 	stopSweeps context.CancelFunc
 	sweepsDone chan struct{}
@@ -81,12 +86,20 @@ func New(store Store, bus Bus, opts ...Option) (*Runtime, error) {
 		closing:    make(chan struct{}),
 		sweepsDone: make(chan struct{}),
 		beatsDone:  make(chan struct{}),
+
+		progressQueue: newProgressQueue(),
 	}
 	sweepCtx, stopSweeps := context.WithCancel(context.Background())
 	beatCtx, stopBeats := context.WithCancel(context.Background())
 	r.stopSweeps, r.stopBeats = stopSweeps, stopBeats
 	go r.sweepLoop(sweepCtx)
 	go r.heartbeatLoop(beatCtx)
+	progressCtx, stopProgress := context.WithCancel(context.Background())
+	r.stopProgress = stopProgress
+	r.progressWriters.Add(progressWriters)
+	for range progressWriters {
+		go r.writeProgress(progressCtx, &r.progressWriters)
+	}
 	return r, nil
 }
 
@@ -308,12 +321,23 @@ func (r *Runtime) Answer(ctx context.Context, principal, id string, responses ma
 	return nil
 }
 
+// CloseReserve is how long before its context's deadline Close stops
+// waiting for running handlers, to stop them and release their leases in
+// time (half the time left, if that is less).
+const CloseReserve = time.Second
+
+// releaseWorkers is how many lease releases Close has in flight at once.
+const releaseWorkers = 16
+
 // Close stops the background sweeps, refuses new tasks, and waits for the
 // running handlers to finish, renewing their leases meanwhile. If ctx ends
-// first, it stops the remaining handlers, releases their leases so another
-// instance recovers their tasks at once (by each task's Policy), and returns
-// an error saying so. Wait and Watch calls end with ErrClosed. Calls after
-// the first return nil at once.
+// first (or CloseReserve before its deadline), it stops the remaining
+// handlers and releases as many of their leases as it can before the
+// deadline, so another instance recovers those tasks at once (by each
+// task's Policy) and the rest once their leases lapse; it returns an error
+// saying so. With a deadline, Close returns by it, however many tasks run.
+// Wait and Watch calls end with ErrClosed. Calls after the first return
+// nil at once.
 func (r *Runtime) Close(ctx context.Context) error {
 	r.mu.Lock()
 	if r.closed {
@@ -331,45 +355,110 @@ func (r *Runtime) Close(ctx context.Context) error {
 		r.runsWG.Wait()
 		close(drained)
 	}()
+	var waitCtx context.Context // ends when Close stops waiting for handlers
+	var stopWaiting context.CancelFunc
+	if deadline, ok := ctx.Deadline(); ok {
+		waitCtx, stopWaiting = context.WithDeadline(ctx, deadline.Add(-min(CloseReserve, time.Until(deadline)/2)))
+	} else {
+		waitCtx, stopWaiting = context.WithCancel(ctx)
+	}
+	defer stopWaiting()
 	var err error
 	select {
 	case <-drained:
-	case <-ctx.Done():
+	case <-waitCtx.Done():
 		r.stopBeats()
 		<-r.beatsDone
-		n := r.abort()
-		err = fmt.Errorf("tasks: closing: %d task handlers were still running at the deadline; they were stopped and their leases released for another instance to recover: %w", n, ctx.Err())
+		finish := ctx
+		if ctx.Err() != nil { // no deadline to keep: take the reserve from now
+			var cancel context.CancelFunc
+			finish, cancel = context.WithTimeout(context.WithoutCancel(ctx), CloseReserve)
+			defer cancel()
+		}
+		n, released := r.abort(finish)
+		select {
+		case <-drained:
+		case <-finish.Done():
+		}
+		err = fmt.Errorf("tasks: closing: %d task handlers were still running when the wait ended; they were stopped, "+
+			"and the leases of %d released for another instance to recover at once (the others lapse within the lease): %w",
+			n, released, context.Cause(waitCtx))
 	}
 	r.stopBeats()
 	<-r.beatsDone
+	r.stopProgress()
+	r.progressWriters.Wait()
 	return err
 }
 
-// abort stops every local run and releases its lease, returning how many.
-func (r *Runtime) abort() int {
+// abort stops every local run and releases as many of their leases as it
+// can until ctx ends. It returns how many runs it stopped and how many
+// leases it released.
+func (r *Runtime) abort(ctx context.Context) (stopped, released int) {
 	r.mu.Lock()
 	runs := make([]*run, 0, len(r.runs))
 	for _, rn := range r.runs {
 		runs = append(runs, rn)
 	}
 	r.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.heartbeat)
-	defer cancel()
 	for _, rn := range runs {
 		rn.stop(ErrClosed)
-		_, err := r.mutate(ctx, rn.id, func(rec *Record) error {
-			if rec.Status.Terminal() || rec.Owner != r.cfg.instanceID {
-				return errUnchanged
+	}
+	jobs := make(chan *run)
+	var (
+		mu      sync.Mutex
+		failed  int
+		lastErr error
+		workers sync.WaitGroup
+	)
+	for range min(releaseWorkers, len(runs)) {
+		workers.Go(func() {
+			for rn := range jobs {
+				ok, err := r.release(ctx, rn)
+				mu.Lock()
+				if ok {
+					released++
+				} else if err != nil {
+					failed, lastErr = failed+1, err
+				}
+				mu.Unlock()
 			}
-			rec.LeaseExpiresAt = r.now()
-			return nil
 		})
-		if err != nil && !errors.Is(err, errUnchanged) && !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrTerminal) {
-			r.log.Warn("tasks: could not release the lease of a stopped task; it is recovered once the lease lapses",
-				slog.String("task_id", rn.id), slog.Any("error", err))
+	}
+feed:
+	for _, rn := range runs {
+		select {
+		case jobs <- rn:
+		case <-ctx.Done():
+			break feed
 		}
 	}
-	return len(runs)
+	close(jobs)
+	workers.Wait()
+	if failed > 0 {
+		r.problem(slog.LevelWarn, "release lease", "tasks: could not release the leases of stopped tasks; they are recovered once the leases lapse",
+			slog.Int("tasks", failed), slog.Any("error", lastErr))
+	}
+	return len(runs), released
+}
+
+// release ends this instance's lease on the stopped run's task, reporting
+// whether it did; the error is nil when there was no lease to release.
+func (r *Runtime) release(ctx context.Context, rn *run) (bool, error) {
+	_, err := r.mutate(ctx, rn.id, func(rec *Record) error {
+		if rec.Status.Terminal() || rec.Owner != r.cfg.instanceID {
+			return errUnchanged
+		}
+		rec.LeaseExpiresAt = r.now()
+		return nil
+	})
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, errUnchanged), errors.Is(err, ErrNotFound), errors.Is(err, ErrTerminal):
+		return false, nil
+	}
+	return false, err
 }
 
 // load reads the task if the principal may see it, and ErrNotFound otherwise.
@@ -420,7 +509,7 @@ func (r *Runtime) mutate(ctx context.Context, id string, change func(*Record) er
 // delays the reaction until the next heartbeat or poll, so failure is logged.
 func (r *Runtime) publish(ctx context.Context, id string, kind SignalKind) {
 	if err := r.bus.Publish(context.WithoutCancel(ctx), Signal{TaskID: id, Kind: kind}); err != nil {
-		r.log.Warn("tasks: could not publish a task signal; other instances notice at their next heartbeat or poll",
+		r.problem(slog.LevelWarn, "publish", "tasks: could not publish a task signal; other instances notice at their next heartbeat or poll",
 			slog.String("task_id", id), slog.String("signal", string(kind)), slog.Any("error", err))
 	}
 }

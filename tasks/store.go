@@ -46,9 +46,26 @@ type Store interface {
 	// Expired returns the IDs of up to limit records whose ExpiresAt is set
 	// and not after now, in any status.
 	Expired(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// DeleteExpired deletes up to limit finished records whose ExpiresAt is
+	// set and not after now, each atomically with the check, and returns
+	// them (as much as the audit log needs). Expired records that are
+	// unfinished stay: the Runtime cancels their work first. One call
+	// deletes a whole batch, so that expiry keeps pace with creation.
+	DeleteExpired(ctx context.Context, now time.Time, limit int) ([]DeletedTask, error)
 	// LeaseExpired returns the IDs of up to limit unfinished records that have
 	// an Owner and whose LeaseExpiresAt is set and not after now.
 	LeaseExpired(ctx context.Context, now time.Time, limit int) ([]string, error)
+}
+
+// DeletedTask is what DeleteExpired tells of a record it deleted.
+type DeletedTask struct {
+	ID, Principal, Method, Name string
+	Status                      Status // the terminal status it was deleted in
+}
+
+// deletedTask describes rec as deleted.
+func deletedTask(rec *Record) DeletedTask {
+	return DeletedTask{ID: rec.ID, Principal: rec.Principal, Method: rec.Method, Name: rec.Name, Status: rec.Status}
 }
 
 // Quota bounds the number of unfinished (working or input_required) tasks

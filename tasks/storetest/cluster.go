@@ -17,7 +17,8 @@ import (
 // instances. A cancel on one stops the handler on another, an answer on one
 // resumes the handler on another, and when the instance running a task is
 // lost, another fails it or runs it again, as its policy says, within the
-// lease. For each subtest open returns a fresh backing service, from which
+// lease. Expiry keeps pace: after a burst of short tasks, the next sweep
+// leaves none past its TTL. For each subtest open returns a fresh backing service, from which
 // instance makes a Store and a Bus per instance.
 func TestCluster(t *testing.T, open func(t *testing.T) (instance func() (tasks.Store, tasks.Bus))) {
 	tests := []struct {
@@ -28,6 +29,7 @@ func TestCluster(t *testing.T, open func(t *testing.T) (instance func() (tasks.S
 		{"AnswerOnOneInstanceResumesAskOnAnother", testAnswerOnOneInstanceResumesAskOnAnother},
 		{"LostInstanceTaskFailsWithinTheLease", testLostInstanceTaskFailsWithinTheLease},
 		{"LostInstanceTaskRunsAgainWithItsAnswers", testLostInstanceTaskRunsAgainWithItsAnswers},
+		{"ExpiryKeepsPace", testExpiryKeepsPace},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -68,6 +68,14 @@ func (s *CutStore) Expired(ctx context.Context, now time.Time, limit int) ([]str
 	return s.Store.Expired(ctx, now, limit)
 }
 
+// DeleteExpired fails with ErrCut while the link is cut.
+func (s *CutStore) DeleteExpired(ctx context.Context, now time.Time, limit int) ([]tasks.DeletedTask, error) {
+	if s.Cut.Load() {
+		return nil, ErrCut
+	}
+	return s.Store.DeleteExpired(ctx, now, limit)
+}
+
 // LeaseExpired fails with ErrCut while the link is cut.
 func (s *CutStore) LeaseExpired(ctx context.Context, now time.Time, limit int) ([]string, error) {
 	if s.Cut.Load() {

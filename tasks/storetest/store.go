@@ -55,6 +55,7 @@ func runStore(t *testing.T, open pairOpener) {
 		{"ListSkipsDeletedRecords", testListDeletes},
 		{"Quota", testQuota},
 		{"Expired", testExpired},
+		{"DeleteExpired", testDeleteExpired},
 		{"LeaseExpired", testLeaseExpired},
 		{"CancelledContext", testCancelledContext},
 	}
@@ -831,4 +832,85 @@ func testCancelledContext(t *testing.T, open pairOpener) {
 	if got := get(t, a, rec.ID); got.StatusMessage == "never written" {
 		t.Fatalf("Update with a cancelled context wrote anyway")
 	}
+}
+
+func testDeleteExpired(t *testing.T, open pairOpener) {
+	a, b := open(t)
+	ctx := context.Background()
+	at := func(principal string, d time.Duration, status tasks.Status) *tasks.Record {
+		rec := newRecord(principal)
+		rec.ExpiresAt = epoch.Add(d)
+		if d == 0 {
+			rec.ExpiresAt = time.Time{}
+		}
+		create(t, a, rec)
+		if status != tasks.StatusWorking {
+			cur := get(t, a, rec.ID)
+			finish(cur, status)
+			update(t, a, cur)
+		}
+		rec.Status = status
+		return rec
+	}
+	running := at("alice", time.Minute, tasks.StatusWorking)
+	done := at("alice", time.Minute, tasks.StatusCompleted)
+	failed := at("bob", 2*time.Minute, tasks.StatusFailed)
+	cancelled := at("alice", 3*time.Minute, tasks.StatusCancelled)
+	forever := at("alice", 0, tasks.StatusCompleted)
+
+	deleted := func(now time.Duration, limit int) []tasks.DeletedTask {
+		t.Helper()
+		gone, err := b.DeleteExpired(ctx, epoch.Add(now), limit)
+		if err != nil {
+			t.Fatalf("DeleteExpired: %v", err)
+		}
+		return gone
+	}
+	if gone := deleted(time.Minute-time.Millisecond, 100); len(gone) != 0 {
+		t.Fatalf("DeleteExpired before any expiry deleted %v", gone)
+	}
+	gone := deleted(2*time.Minute, 100)
+	want := map[string]tasks.DeletedTask{}
+	for _, rec := range []*tasks.Record{done, failed} {
+		want[rec.ID] = tasks.DeletedTask{ID: rec.ID, Principal: rec.Principal, Method: rec.Method, Name: rec.Name, Status: rec.Status}
+	}
+	if len(gone) != len(want) {
+		t.Fatalf("DeleteExpired at +2m deleted %v, want the completed and the failed task, %v", gone, want)
+	}
+	for _, d := range gone {
+		if want[d.ID] != d {
+			t.Fatalf("DeleteExpired at +2m deleted %+v, want one of %+v", d, want)
+		}
+	}
+	for _, rec := range []*tasks.Record{done, failed} {
+		if _, err := a.Get(ctx, rec.ID); !errors.Is(err, tasks.ErrNotFound) {
+			t.Fatalf("Get of a deleted expired task: %v, want ErrNotFound", err)
+		}
+	}
+	// The unfinished one stays, for the Runtime to cancel first.
+	get(t, a, running.ID)
+	expired, err := b.Expired(ctx, epoch.Add(2*time.Minute), 10)
+	if err != nil {
+		t.Fatalf("Expired: %v", err)
+	}
+	sameIDs(t, "Expired after DeleteExpired", expired, running.ID)
+	recs, _, err := a.List(ctx, "alice", "", 10)
+	if err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	if got := ids(recs); len(got) != 3 || !got[running.ID] || !got[cancelled.ID] || !got[forever.ID] {
+		t.Fatalf("after DeleteExpired alice lists %v, want the running, cancelled and unexpiring tasks", got)
+	}
+
+	// Once cancelled it goes too; the limit holds.
+	cur := get(t, a, running.ID)
+	finish(cur, tasks.StatusCancelled)
+	update(t, a, cur)
+	if gone := deleted(time.Hour, 1); len(gone) != 1 {
+		t.Fatalf("DeleteExpired with limit 1 deleted %v", gone)
+	}
+	if gone := deleted(time.Hour, 100); len(gone) != 1 {
+		t.Fatalf("the second DeleteExpired deleted %v, want the one left", gone)
+	}
+	get(t, a, forever.ID)
 }

@@ -57,9 +57,9 @@ func freshSchema(t testing.TB) string {
 }
 
 // open opens a Store in schema, closed when the test ends.
-func open(t testing.TB, schema string) *postgres.Store {
+func open(t testing.TB, schema string, opts ...postgres.Option) *postgres.Store {
 	t.Helper()
-	s, err := postgres.Open(context.Background(), connString(), postgres.WithSchema(schema))
+	s, err := postgres.Open(context.Background(), connString(), append([]postgres.Option{postgres.WithSchema(schema)}, opts...)...)
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -13,7 +14,20 @@ type Option func(*config)
 
 type config struct {
 	schema string
+	grace  time.Duration
 }
+
+// DefaultExpiryGrace is how long after its ExpiresAt a task is left before
+// the store deletes it by itself, unless WithExpiryGrace says otherwise.
+const DefaultExpiryGrace = time.Hour
+
+// WithExpiryGrace sets how long after its ExpiresAt a task is left before
+// the store deletes it by itself, whatever its status (default
+// DefaultExpiryGrace): every Create deletes up to two such tasks, so the
+// table stops growing with expired tasks even when no Runtime sweeps it.
+// The Runtime's expiry sweep normally deletes a task long before, after
+// cancelling its work; this is the backstop, as a key's TTL is in Redis.
+func WithExpiryGrace(d time.Duration) Option { return func(c *config) { c.grace = d } }
 
 // WithSchema keeps the tasks in the named schema, created if missing,
 // instead of the first schema of the connection's search_path: several
@@ -23,9 +37,12 @@ func WithSchema(name string) Option { return func(c *config) { c.schema = name }
 // poolConfig parses connString (a URL or key=value DSN, as pgx takes) and
 // applies the options.
 func poolConfig(connString string, opts []Option) (*pgxpool.Config, config, error) {
-	var c config
+	c := config{grace: DefaultExpiryGrace}
 	for _, o := range opts {
 		o(&c)
+	}
+	if c.grace < time.Millisecond {
+		return nil, c, fmt.Errorf("postgres: the expiry grace must be at least a millisecond, not %v", c.grace)
 	}
 	pc, err := pgxpool.ParseConfig(connString)
 	if err != nil {

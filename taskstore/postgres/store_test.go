@@ -2,9 +2,11 @@ package postgres_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/tasks/storetest"
+	"github.com/weftmcp/weft/taskstore/postgres"
 )
 
 func TestStoreContract(t *testing.T) {
@@ -16,5 +18,11 @@ func TestStorePairContract(t *testing.T) {
 	storetest.TestStorePair(t, func(t *testing.T) (tasks.Store, tasks.Store) {
 		schema := freshSchema(t)
 		return open(t, schema), open(t, schema)
+	})
+}
+
+func TestExpiryBackstop(t *testing.T) {
+	storetest.TestExpiryBackstop(t, func(t *testing.T, grace time.Duration) tasks.Store {
+		return open(t, freshSchema(t), postgres.WithExpiryGrace(grace))
 	})
 }

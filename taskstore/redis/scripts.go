@@ -160,6 +160,46 @@ end
 return out
 `)
 
+// deleteExpiredScript deletes up to a limit of finished tasks whose expiry
+// score is not after now, forgetting on the way those whose keys Redis has
+// expired. The caller passes now rounded down to the millisecond: a score
+// is a deadline rounded up, so every task deleted is due.
+//
+// KEYS: expiry, lease, active.
+// ARGV: task key prefix, list key prefix, active key prefix, now, limit.
+// Returns each deleted task's ID, principal, method, name and status.
+var deleteExpiredScript = redis.NewScript(luaForget + luaBudget + `
+local limit = tonumber(ARGV[5])
+local finished = {completed = true, failed = true, cancelled = true}
+local out, offset = {}, 0
+while #out < 5 * limit and budget > 0 do
+	local batch = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[4], 'LIMIT', offset, limit - #out / 5)
+	budget = budget - #batch
+	for _, member in ipairs(batch) do
+		local sep = string.find(member, ':', 1, true)
+		local n = tonumber(string.sub(member, 1, sep - 1))
+		local id = string.sub(member, sep + 1, sep + n)
+		local key = ARGV[1] .. id
+		local f = redis.call('HMGET', key, 'status', 'principal', 'method', 'name')
+		if not f[1] then
+			forget(id, string.sub(member, sep + n + 1), member)
+		elseif finished[f[1]] then
+			redis.call('DEL', key)
+			forget(id, f[2], member)
+			out[#out + 1] = id
+			out[#out + 1] = f[2]
+			out[#out + 1] = f[3]
+			out[#out + 1] = f[4]
+			out[#out + 1] = f[1]
+		else
+			offset = offset + 1
+		end
+	end
+	if #batch == 0 then break end
+end
+return out
+`)
+
 // leaseExpiredScript lists up to a limit of tasks whose lease score is not
 // after now, dropping on the way those whose keys Redis has expired (the
 // expiry sweep forgets them everywhere else). Now is rounded as for

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/weftmcp/weft/tasks"
 )
 
 // Expired implements tasks.Store.
@@ -18,6 +20,24 @@ func (s *Store) Expired(ctx context.Context, now time.Time, limit int) ([]string
 		return nil, fmt.Errorf("redis: list expired tasks: %w", err)
 	}
 	return notAfter(due, now), nil
+}
+
+// DeleteExpired implements tasks.Store.
+func (s *Store) DeleteExpired(ctx context.Context, now time.Time, limit int) ([]tasks.DeletedTask, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("redis: delete expired: %w", err)
+	}
+	k := s.keys
+	f, err := deleteExpiredScript.Run(ctx, s.client, []string{k.expiry, k.lease, k.active},
+		k.task, k.list, k.actives, now.UnixMilli(), limit).StringSlice()
+	if err != nil {
+		return nil, fmt.Errorf("redis: delete expired tasks: %w", err)
+	}
+	gone := make([]tasks.DeletedTask, 0, len(f)/5)
+	for i := 0; i+4 < len(f); i += 5 {
+		gone = append(gone, tasks.DeletedTask{ID: f[i], Principal: f[i+1], Method: f[i+2], Name: f[i+3], Status: tasks.Status(f[i+4])})
+	}
+	return gone, nil
 }
 
 // LeaseExpired implements tasks.Store.

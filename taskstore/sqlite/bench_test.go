@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/tasks/storetest"
 	"github.com/weftmcp/weft/taskstore/sqlite"
 )
 
@@ -141,4 +142,17 @@ func BenchmarkCancelAcrossInstances(b *testing.B) {
 	slices.Sort(latencies)
 	b.ReportMetric(float64(latencies[len(latencies)/2].Microseconds()), "cancel-p50-µs")
 	b.ReportMetric(float64(latencies[len(latencies)*99/100].Microseconds()), "cancel-p99-µs")
+}
+
+// BenchmarkCreateUnderProgressLoad measures task creation while
+// storetest.ProgressLoad tasks report progress every second, with each
+// durability setting (FULL is the default, as weft serve opens the file).
+func BenchmarkCreateUnderProgressLoad(b *testing.B) {
+	for _, sync := range []sqlite.Synchronous{sqlite.SyncFull, sqlite.SyncNormal} {
+		b.Run(string(sync), func(b *testing.B) {
+			path := dbPath(b)
+			storetest.BenchCreateUnderProgressLoad(b, open(b, path, sqlite.WithSynchronous(sync)),
+				openBus(b, path, sqlite.WithSynchronous(sync)))
+		})
+	}
 }

@@ -15,6 +15,7 @@ type config struct {
 	synchronous  Synchronous
 	pollInterval time.Duration
 	retention    time.Duration
+	grace        time.Duration
 	logger       *slog.Logger
 }
 
@@ -24,6 +25,7 @@ const (
 	DefaultReadConns    = 4
 	DefaultPollInterval = 50 * time.Millisecond
 	DefaultRetention    = time.Minute
+	DefaultExpiryGrace  = time.Hour
 )
 
 func defaultConfig() config {
@@ -33,6 +35,7 @@ func defaultConfig() config {
 		synchronous:  SyncFull,
 		pollInterval: DefaultPollInterval,
 		retention:    DefaultRetention,
+		grace:        DefaultExpiryGrace,
 		logger:       slog.Default(),
 	}
 }
@@ -75,6 +78,14 @@ func WithPollInterval(d time.Duration) Option { return func(c *config) { c.pollI
 // less often than this may miss a signal, which the task Runtime makes good
 // at its next heartbeat or poll.
 func WithRetention(d time.Duration) Option { return func(c *config) { c.retention = d } }
+
+// WithExpiryGrace sets how long after its ExpiresAt a task is left before
+// the store deletes it by itself, whatever its status (default
+// DefaultExpiryGrace): every Create deletes up to two such tasks, so the
+// file stops growing with expired tasks even when no Runtime sweeps it.
+// The Runtime's expiry sweep normally deletes a task long before, after
+// cancelling its work; this is the backstop, as a key's TTL is in Redis.
+func WithExpiryGrace(d time.Duration) Option { return func(c *config) { c.grace = d } }
 
 // WithLogger sets where a Bus reports that it cannot read the file
 // (default slog.Default()).

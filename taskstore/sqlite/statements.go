@@ -15,6 +15,7 @@ type statements struct {
 	// On the writer, used inside write transactions.
 	getForUpdate, exists, countPrincipal, countTotal *sql.Stmt
 	insert, update, addInput, answer, remove         *sql.Stmt
+	removeExpired, removeLongExpired                 *sql.Stmt
 }
 
 // prepare compiles the statements on the read pool r and the writer w.
@@ -42,6 +43,11 @@ func prepare(ctx context.Context, r, w *sql.DB) (*statements, error) {
 	st.addInput = prep(w, `INSERT INTO weft_task_inputs (task_seq, pos, key, request, response) VALUES (?, ?, ?, ?, ?)`)
 	st.answer = prep(w, `UPDATE weft_task_inputs SET response = ? WHERE task_seq = ? AND pos = ?`)
 	st.remove = prep(w, `DELETE FROM weft_tasks WHERE id = ?`)
+	st.removeExpired = prep(w, `DELETE FROM weft_tasks WHERE seq IN (SELECT seq FROM weft_tasks
+		WHERE expires_at IS NOT NULL AND expires_at <= ? AND unfinished = 0 ORDER BY expires_at LIMIT ?)
+		RETURNING id, principal, method, name, status`)
+	st.removeLongExpired = prep(w, `DELETE FROM weft_tasks WHERE seq IN (SELECT seq FROM weft_tasks
+		WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT 2)`)
 	if err := errors.Join(errs...); err != nil {
 		st.close()
 		return nil, fmt.Errorf("preparing statements: %w", err)
@@ -52,7 +58,8 @@ func prepare(ctx context.Context, r, w *sql.DB) (*statements, error) {
 // close releases the statements that were prepared.
 func (st *statements) close() {
 	for _, s := range []*sql.Stmt{st.get, st.page, st.expired, st.leased, st.getForUpdate, st.exists,
-		st.countPrincipal, st.countTotal, st.insert, st.update, st.addInput, st.answer, st.remove} {
+		st.countPrincipal, st.countTotal, st.insert, st.update, st.addInput, st.answer, st.remove,
+		st.removeExpired, st.removeLongExpired} {
 		if s != nil {
 			s.Close()
 		}

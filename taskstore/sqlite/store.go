@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/weftmcp/weft/tasks"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -25,6 +26,8 @@ type Store struct {
 	// r serves reads; in WAL mode they never wait for the writer.
 	r  *sql.DB
 	st *statements
+	// grace is how long after expiry Create deletes a task by itself.
+	grace time.Duration
 }
 
 var _ tasks.Store = (*Store)(nil)
@@ -67,7 +70,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
 	}
-	return &Store{path: path, w: w, r: r, st: st}, nil
+	return &Store{path: path, w: w, r: r, st: st, grace: cfg.grace}, nil
 }
 
 // checkStore rejects settings and paths Open cannot work with.
@@ -80,6 +83,8 @@ func (c *config) checkStore(path string) error {
 		return fmt.Errorf("sqlite: the path %q contains '?', which the driver reads as the start of its options; use a path without it", path)
 	case c.busyTimeout < 0:
 		return fmt.Errorf("sqlite: the busy timeout must not be negative, not %v", c.busyTimeout)
+	case c.grace < time.Millisecond:
+		return fmt.Errorf("sqlite: the expiry grace must be at least a millisecond, not %v", c.grace)
 	case c.readConns < 1:
 		return fmt.Errorf("sqlite: at least one read connection is needed, not %d", c.readConns)
 	case c.synchronous != SyncFull && c.synchronous != SyncNormal:
@@ -129,6 +134,9 @@ func (s *Store) Create(ctx context.Context, rec *tasks.Record, quota tasks.Quota
 		}
 		if taken > 0 {
 			return fmt.Errorf("%w: %s", tasks.ErrExists, rec.ID)
+		}
+		if err := s.dropLongExpired(ctx, tx, rec.CreatedAt); err != nil {
+			return err
 		}
 		if err := s.checkQuota(ctx, tx, rec.Principal, quota); err != nil {
 			return err

@@ -198,3 +198,9 @@ func rawDB(t *testing.T, path string) *sql.DB {
 	t.Cleanup(func() { db.Close() })
 	return db
 }
+
+func TestExpiryBackstop(t *testing.T) {
+	storetest.TestExpiryBackstop(t, func(t *testing.T, grace time.Duration) tasks.Store {
+		return open(t, dbPath(t), sqlite.WithExpiryGrace(grace))
+	})
+}

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"github.com/weftmcp/weft/tasks"
 )
 
 // Expired implements tasks.Store.
@@ -17,6 +19,52 @@ func (s *Store) Expired(ctx context.Context, now time.Time, limit int) ([]string
 		return nil, fmt.Errorf("sqlite: list expired tasks in %s: %w", s.path, err)
 	}
 	return ids, nil
+}
+
+// DeleteExpired implements tasks.Store.
+func (s *Store) DeleteExpired(ctx context.Context, now time.Time, limit int) ([]tasks.DeletedTask, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: delete expired: %w", err)
+	}
+	at, err := timeArg(now)
+	if err != nil {
+		return nil, err
+	}
+	var gone []tasks.DeletedTask
+	err = s.write(ctx, "delete expired", func(tx *sql.Tx) error {
+		rows, err := tx.StmtContext(ctx, s.st.removeExpired).QueryContext(ctx, at, limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var d tasks.DeletedTask
+			if err := rows.Scan(&d.ID, &d.Principal, &d.Method, &d.Name, &d.Status); err != nil {
+				return err
+			}
+			gone = append(gone, d)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return gone, nil
+}
+
+// dropLongExpired deletes, inside a Create, up to two tasks that expired
+// more than the grace before the new task's creation, whatever their
+// status: the bound on expired tasks when no Runtime sweeps.
+func (s *Store) dropLongExpired(ctx context.Context, tx *sql.Tx, created time.Time) error {
+	if created.IsZero() {
+		return nil
+	}
+	at, err := timeArg(created.Add(-s.grace))
+	if err != nil {
+		return nil // too early in time for anything to have expired a grace ago
+	}
+	_, err = tx.StmtContext(ctx, s.st.removeLongExpired).ExecContext(ctx, at)
+	return err
 }
 
 // LeaseExpired implements tasks.Store.

@@ -62,6 +62,7 @@ func (f *listenFlags) add(cmd *cobra.Command, withStdio bool) {
 		"this server's name among the servers sharing the store: the owner of the tasks it runs, shown in logs and in the message of a task failed because this server was lost (default: random)")
 	cmd.Flags().DurationVar(&f.settings.Lease, "lease", 0,
 		fmt.Sprintf("how long the lease on a running task lasts unrenewed: this server renews its leases every third of it and looks for lapsed ones as often (at least every 5s), so another server sharing the store recovers the tasks of a lost one within 4/3 of it; at least %v (default %v)", store.MinLease, tasks.DefaultLease))
+	addTaskLimitFlags(cmd, &f.settings)
 }
 
 func newServe(e *env) *cobra.Command {

@@ -38,6 +38,15 @@ type Settings struct {
 	// the tasks of a lost server are recovered within 4/3 Lease of its last
 	// renewal. Zero is tasks.DefaultLease; otherwise at least MinLease.
 	Lease time.Duration
+	// MaxTasksPerPrincipal and MaxTasks bound the unfinished tasks of one
+	// client (principal) and of everyone, across every server on the store
+	// (tasks.WithLimits); MaxTTL is the longest a client may ask to keep a
+	// task (tasks.WithTTL). Zero keeps the engine's default
+	// (tasks.DefaultMaxTasksPerPrincipal, tasks.DefaultMaxTasks,
+	// tasks.DefaultMaxTTL); a negative value lifts the limit.
+	MaxTasksPerPrincipal int
+	MaxTasks             int
+	MaxTTL               time.Duration
 }
 
 // check rejects settings the runtime cannot work with, saying what to give.
@@ -54,11 +63,26 @@ func (s Settings) options(logger *slog.Logger) []tasks.Option {
 	if s.Instance != "" {
 		opts = append(opts, tasks.WithInstanceID(s.Instance))
 	}
+	opts = append(opts,
+		tasks.WithLimits(limit(s.MaxTasksPerPrincipal, tasks.DefaultMaxTasksPerPrincipal), limit(s.MaxTasks, tasks.DefaultMaxTasks)),
+		tasks.WithTTL(tasks.DefaultTTL, limit(s.MaxTTL, tasks.DefaultMaxTTL)))
 	if s.Lease != 0 {
 		third := s.Lease / 3
 		opts = append(opts, tasks.WithLease(s.Lease, third), tasks.WithSweepInterval(min(third, tasks.DefaultSweepInterval)))
 	}
 	return opts
+}
+
+// limit is a setting's value for the engine: the default for zero, no
+// limit (zero) for a negative value.
+func limit[T int | time.Duration](v, def T) T {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
 }
 
 // Runtime is a task runtime on an opened store.
