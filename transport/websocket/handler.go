@@ -231,7 +231,9 @@ func (h *Handler) Shutdown(ctx context.Context) error {
 	}
 	h.mu.Unlock()
 
-	h.cancel(ErrShutdown)
+	// The sessions' context ends last, so that their connections close
+	// with 1001 rather than as sessions closed by the server (1000).
+	defer h.cancel(ErrShutdown)
 	for _, s := range streams {
 		go s.closeWith(ws.StatusGoingAway, "the server is shutting down")
 	}
