@@ -2,7 +2,9 @@ package websocket_test
 
 import (
 	"context"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -97,5 +99,53 @@ func TestPeerThatAnswersPingsStaysConnected(t *testing.T) {
 	}
 	if err := <-read; err != nil {
 		t.Fatalf("reading the ping's answer: %v", err)
+	}
+}
+
+// The read and write timeouts of the http.Server serving the endpoint do
+// not cut a WebSocket session, which outlives them.
+func TestHTTPServerTimeoutsDoNotCutASession(t *testing.T) {
+	h := websocket.NewHandler(newServer(), &websocket.HandlerOptions{
+		ConnOptions: websocket.ConnOptions{KeepAlive: 10 * time.Millisecond, PongTimeout: testTimeout},
+	})
+	ts := httptest.NewUnstartedServer(h)
+	ts.Config.ReadTimeout = 20 * time.Millisecond
+	ts.Config.WriteTimeout = 20 * time.Millisecond
+	ts.Start()
+	defer ts.Close()
+	defer h.Shutdown(context.Background())
+
+	var pings atomic.Int32
+	seen := make(chan struct{}, 1)
+	conn, _, err := ws.Dial(ctxFor(t), "ws"+strings.TrimPrefix(ts.URL, "http"), &ws.DialOptions{
+		Subprotocols: []string{websocket.Subprotocol},
+		OnPingReceived: func(context.Context, []byte) bool {
+			if pings.Add(1) == 10 { // 10 keep-alive periods: past both timeouts
+				seen <- struct{}{}
+			}
+			return true
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	read := make(chan error, 1)
+	go func() {
+		_, _, err := conn.Read(ctxFor(t))
+		read <- err
+	}()
+	select {
+	case <-seen:
+	case err := <-read:
+		t.Fatalf("the connection ended after %d pings: %v", pings.Load(), err)
+	case <-time.After(testTimeout):
+		t.Fatalf("only %d pings arrived", pings.Load())
+	}
+	if err := conn.Write(ctxFor(t), ws.MessageText, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)); err != nil {
+		t.Fatalf("writing after the server's timeouts: %v", err)
+	}
+	if err := <-read; err != nil {
+		t.Fatalf("reading the answer after the server's timeouts: %v", err)
 	}
 }
