@@ -187,14 +187,13 @@ func (s *Stream) closeWith(code ws.StatusCode, reason string) error {
 		defer s.onClose()
 	}
 	err := s.conn.Close(code, reason)
-	if err != nil && !errors.Is(err, net.ErrClosed) && s.failed.Load() == nil {
-		var ce ws.CloseError
-		if errors.As(err, &ce) { // the peer closed first: nothing went wrong here
-			return nil
-		}
-		return fmt.Errorf("websocket: closing: %w", err)
+	var ce ws.CloseError
+	switch {
+	case err == nil, s.failed.Load() != nil, errors.Is(err, net.ErrClosed), errors.Is(err, io.EOF),
+		errors.As(err, &ce): // the peer closed or went first: nothing went wrong here
+		return nil
 	}
-	return nil
+	return fmt.Errorf("websocket: closing: %w", err)
 }
 
 // fail closes the connection because of err, which Read reports from now
