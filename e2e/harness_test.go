@@ -18,6 +18,7 @@ import (
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/transport"
 	"github.com/weftmcp/weft/transport/streamable"
+	"github.com/weftmcp/weft/transport/websocket"
 )
 
 // testTimeout bounds every wait of these tests.
@@ -29,9 +30,10 @@ var (
 	allVersions    = append(append([]string{}, legacyVersions...), mcp.Version20260728)
 )
 
-// The transports under test: an in-memory pipe to an in-process server, and
-// the stdio transport to a server subprocess (this test binary).
-var transports = []string{"pipe", "stdio"}
+// The transports under test: an in-memory pipe to an in-process server,
+// the stdio transport to a server subprocess (this test binary), and a
+// WebSocket to the Streamable HTTP endpoint on a loopback listener.
+var transports = []string{"pipe", "stdio", "ws"}
 
 // env is one cell of the test matrix.
 type env struct {
@@ -41,7 +43,7 @@ type env struct {
 
 // taskTransports are the transports the task tests run over: the task
 // surfaces are also checked over Streamable HTTP on a loopback listener.
-var taskTransports = []string{"pipe", "stdio", "http"}
+var taskTransports = []string{"pipe", "stdio", "http", "ws"}
 
 // forEach runs fn in a subtest for every transport and every version in
 // versions.
@@ -72,6 +74,12 @@ func dial(t testing.TB, kind string) jsonrpc.Stream {
 		return f.dial(t, nil)
 	case "http":
 		return streamable.NewClient(serveHTTP(t)+"/mcp", nil)
+	case "ws":
+		stream, err := websocket.Dial(ctxFor(t), serveHTTP(t)+"/mcp", nil)
+		if err != nil {
+			t.Fatalf("dialing the WebSocket endpoint: %v", err)
+		}
+		return stream
 	case "stdio":
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		// A race-enabled binary sleeps a second at exit unless told not to.

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -11,9 +12,12 @@ import (
 	"testing"
 	"time"
 
+	ws "github.com/coder/websocket"
+
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/transport"
+	"github.com/weftmcp/weft/transport/websocket"
 )
 
 // rawPeer speaks to a fixture server byte by byte over newline-delimited
@@ -25,7 +29,8 @@ type rawPeer struct {
 }
 
 // dialRaw starts a fixture server that reads newline-delimited JSON: in
-// process over OS-free pipes ("pipe"), or as a subprocess ("stdio").
+// process over OS-free pipes ("pipe"), or as a subprocess ("stdio"); or one
+// that reads a text frame per message ("ws"), each line sent as a frame.
 func dialRaw(t *testing.T, kind string) *rawPeer {
 	t.Helper()
 	var w io.WriteCloser
@@ -67,6 +72,8 @@ func dialRaw(t *testing.T, kind string) *rawPeer {
 			}
 		})
 		w, r = in, out
+	case "ws":
+		return dialRawWebSocket(t)
 	default:
 		t.Fatalf("unknown transport %q", kind)
 	}
@@ -167,4 +174,37 @@ func forEachRaw(t *testing.T, versions []string, fn func(t *testing.T, p *rawPee
 		p.open(e.version)
 		fn(t, p, e.version)
 	})
+}
+
+// dialRawWebSocket connects a raw peer to the fixture's WebSocket
+// endpoint: each line it sends goes as one text frame, as it is.
+func dialRawWebSocket(t *testing.T) *rawPeer {
+	conn, _, err := ws.Dial(ctxFor(t), serveHTTP(t)+"/mcp", &ws.DialOptions{Subprotocols: []string{websocket.Subprotocol}})
+	if err != nil {
+		t.Fatalf("dialing the WebSocket endpoint: %v", err)
+	}
+	conn.SetReadLimit(-1)
+	t.Cleanup(func() { conn.CloseNow() })
+	p := &rawPeer{t: t, w: frameWriter{conn}, lines: make(chan []byte, 16)}
+	go func() {
+		defer close(p.lines)
+		for {
+			_, data, err := conn.Read(context.Background())
+			if err != nil {
+				return
+			}
+			p.lines <- data
+		}
+	}()
+	return p
+}
+
+// frameWriter sends each line written to it as one text frame, without
+// its newline.
+type frameWriter struct{ conn *ws.Conn }
+
+func (f frameWriter) Write(b []byte) (int, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	return len(b), f.conn.Write(ctx, ws.MessageText, bytes.TrimSuffix(b, []byte("\n")))
 }

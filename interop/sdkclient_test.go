@@ -84,6 +84,14 @@ type observations struct {
 		ServerObservedCancellations int64 `json:"serverObservedCancellations"`
 	} `json:"cancel"`
 	AfterCancel string `json:"afterCancel"`
+	Elicitation struct {
+		Text  string   `json:"text"`
+		Asked []string `json:"asked"`
+	} `json:"elicitation"`
+	Task struct {
+		Messages []string `json:"messages"`
+		Text     string   `json:"text"`
+	} `json:"task"`
 }
 
 // runSDKClient runs interop/js/sdk-client.cjs with args and decodes what it
@@ -169,6 +177,13 @@ func checkObservations(t *testing.T, o *observations) {
 	if o.AfterCancel != "echo: still here" {
 		t.Errorf("echo after the cancellation = %q", o.AfterCancel)
 	}
+	if o.Elicitation.Text != "Hello, Ada!" || !slices.Equal(o.Elicitation.Asked, []string{"What is your name?"}) {
+		t.Errorf("elicitation = %+v, want one question answered with Ada", o.Elicitation)
+	}
+	if len(o.Task.Messages) == 0 || o.Task.Messages[0] != "taskCreated" || o.Task.Messages[len(o.Task.Messages)-1] != "result" ||
+		o.Task.Text != "echo: as a task" {
+		t.Errorf("task = %+v, want it created, then its result", o.Task)
+	}
 }
 
 // TestTypeScriptClientOverStdio: the official TypeScript SDK client starts
@@ -185,4 +200,12 @@ func TestTypeScriptClientOverStdio(t *testing.T) {
 // client drives weft's server over Streamable HTTP.
 func TestTypeScriptClientOverStreamableHTTP(t *testing.T) {
 	checkObservations(t, runSDKClient(t, nil, "--http", serveHTTP(t)))
+}
+
+// TestTypeScriptClientOverWebSocket: the TypeScript SDK v1
+// WebSocketClientTransport (subprotocol mcp, one message per text frame)
+// drives weft's server on its Streamable HTTP endpoint: tools, progress,
+// cancellation, an elicitation and a task.
+func TestTypeScriptClientOverWebSocket(t *testing.T) {
+	checkObservations(t, runSDKClient(t, nil, "--ws", "ws"+strings.TrimPrefix(serveHTTP(t), "http")))
 }

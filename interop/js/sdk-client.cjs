@@ -6,9 +6,11 @@
 //
 //   node sdk-client.cjs --stdio COMMAND [ARG...]   spawn the server, speak stdio
 //   node sdk-client.cjs --http URL                  Streamable HTTP
+//   node sdk-client.cjs --ws URL                    WebSocket (WebSocketClientTransport)
 //
 // The server must serve the interop fixture set (interop/fixture_test.go):
-// tools echo, add, countdown, wait_for_cancel, cancellations; resource
+// tools echo, add, countdown, wait_for_cancel, cancellations, ask_name,
+// slow_echo (a task); resource
 // interop://static/hello and template interop://items/{id}; prompt greeting.
 // Run with NODE_PATH pointing at the node_modules that install.sh prints.
 'use strict';
@@ -16,12 +18,14 @@
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+const { WebSocketClientTransport } = require('@modelcontextprotocol/sdk/client/websocket.js');
+const { ElicitRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
 
 const REQUEST_TIMEOUT_MS = 10000;
 const CANCEL_OBSERVE_TIMEOUT_MS = 5000;
 
 function usage() {
-  process.stderr.write('usage: sdk-client.cjs --stdio COMMAND [ARG...] | --http URL\n');
+  process.stderr.write('usage: sdk-client.cjs --stdio COMMAND [ARG...] | --http URL | --ws URL\n');
   process.exit(2);
 }
 
@@ -33,6 +37,9 @@ function transportFromArgs(argv) {
   }
   if (mode === '--http' && rest.length === 1) {
     return new StreamableHTTPClientTransport(new URL(rest[0]));
+  }
+  if (mode === '--ws' && rest.length === 1) {
+    return new WebSocketClientTransport(new URL(rest[0]));
   }
   return usage();
 }
@@ -49,7 +56,12 @@ function errorInfo(err) {
 
 async function main() {
   const transport = transportFromArgs(process.argv.slice(2));
-  const client = new Client({ name: 'weft-interop-ts-client', version: '1.0.0' }, { capabilities: {} });
+  const client = new Client({ name: 'weft-interop-ts-client', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+  const elicited = [];
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    elicited.push(request.params.message);
+    return { action: 'accept', content: { name: 'Ada' } };
+  });
   const opts = { timeout: REQUEST_TIMEOUT_MS };
   const seen = {};
 
@@ -132,6 +144,21 @@ async function main() {
   // The session must still work after a cancellation.
   const again = await client.callTool({ name: 'echo', arguments: { text: 'still here' } }, undefined, opts);
   seen.afterCancel = textOf(again.content);
+
+  // An elicitation: the tool asks the client for a name mid-call.
+  const asked = await client.callTool({ name: 'ask_name', arguments: {} }, undefined, opts);
+  seen.elicitation = { text: textOf(asked.content), asked: elicited.slice() };
+
+  // A task (2025-11-25): created, followed to its result.
+  const taskMessages = [];
+  let taskText = '';
+  const stream = client.experimental.tasks.callToolStream({ name: 'slow_echo', arguments: { text: 'as a task' } }, undefined, { ...opts, task: { ttl: 60000 } });
+  for await (const message of stream) {
+    taskMessages.push(message.type);
+    if (message.type === 'result') taskText = textOf(message.result.content);
+    if (message.type === 'error') taskText = 'error: ' + String(message.error && message.error.message);
+  }
+  seen.task = { messages: taskMessages, text: taskText };
 
   await client.close();
   process.stdout.write(JSON.stringify(seen) + '\n');

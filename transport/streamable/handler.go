@@ -10,6 +10,7 @@ import (
 
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/transport/sse"
+	"github.com/weftmcp/weft/transport/websocket"
 )
 
 // ErrShutdown is the cause (context.Cause) of the contexts of requests and
@@ -35,6 +36,7 @@ var ErrShutdown = errors.New("streamable: the server is shutting down")
 type Handler struct {
 	srv      Server
 	opts     HandlerOptions
+	ws       *websocket.Handler // serves the upgrades to WebSocket
 	sessions sessionTable
 	schemas  sync.Map // tool name → *toolHeaders
 
@@ -69,6 +71,7 @@ func NewHandler(srv Server, opts *HandlerOptions) *Handler {
 		h.opts.ToolInputSchema = ts.ToolInputSchema
 	}
 	h.sessions.h = h
+	h.ws = websocket.NewHandler(srv, h.opts.webSocketOptions())
 	h.ctx, h.cancel = context.WithCancelCause(context.Background())
 	h.listenCtx, h.listenCancel = context.WithCancelCause(h.ctx)
 	return h
@@ -79,7 +82,8 @@ const exposedHeaders = "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate"
 
 // ServeHTTP serves one request to the MCP endpoint. A page from another
 // origin that HandlerOptions.Origins admits may use it too (CORS; see
-// sse.AllowCORS).
+// sse.AllowCORS). A GET asking to upgrade to WebSocket opens a WebSocket
+// session (package websocket), after the same Origin and Host checks.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !h.enter() {
 		w.Header().Set("Connection", "close")
@@ -90,6 +94,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer h.recoverPanic(w, r)
 	if err := h.opts.Origins.Check(r); err != nil {
 		refuse(w, http.StatusForbidden, "%v", err)
+		return
+	}
+	if websocket.IsUpgrade(r) {
+		h.ws.ServeHTTP(w, r)
 		return
 	}
 	if r.Method == http.MethodOptions {
@@ -193,6 +201,7 @@ func (h *Handler) Shutdown(ctx context.Context) error {
 	h.mu.Unlock()
 
 	h.listenCancel(ErrShutdown)
+	wsErr := h.ws.Shutdown(ctx)
 	for _, st := range h.sessions.getStreams() {
 		st.end()
 	}
@@ -206,5 +215,5 @@ func (h *Handler) Shutdown(ctx context.Context) error {
 	}
 	h.cancel(ErrShutdown)
 	h.sessions.shutdown(ErrShutdown)
-	return err
+	return errors.Join(err, wsErr)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/sessions"
 	"github.com/weftmcp/weft/transport/sse"
+	"github.com/weftmcp/weft/transport/websocket"
 )
 
 // Defaults of HandlerOptions.
@@ -87,8 +88,24 @@ type HandlerOptions struct {
 	// Parsed schemas are cached per tool until the returned schema changes.
 	ToolInputSchema func(ctx context.Context, tool string) (stdjson.RawMessage, bool)
 
+	// WebSocket configures the WebSocket sessions the Handler opens for a
+	// GET that asks to upgrade (see package websocket): keep-alive pings
+	// and write timeout. Its MaxMessageSize defaults to MaxBodyBytes; the
+	// connections are checked by Origins and counted against MaxSessions,
+	// apart from the HTTP sessions.
+	WebSocket websocket.ConnOptions
+
 	// Logger receives the handler's diagnostics; nil means slog.Default().
 	Logger *slog.Logger
+}
+
+// webSocketOptions returns the options of the Handler's WebSocket side.
+func (o *HandlerOptions) webSocketOptions() *websocket.HandlerOptions {
+	conn := o.WebSocket
+	if conn.MaxMessageSize <= 0 {
+		conn.MaxMessageSize = int(o.MaxBodyBytes)
+	}
+	return &websocket.HandlerOptions{ConnOptions: conn, Origins: o.Origins, MaxConnections: o.MaxSessions, Logger: o.Logger}
 }
 
 // withDefaults returns a copy of o (which may be nil) with defaults filled in.

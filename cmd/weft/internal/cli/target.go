@@ -15,11 +15,13 @@ import (
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/transport"
 	"github.com/weftmcp/weft/transport/streamable"
+	"github.com/weftmcp/weft/transport/websocket"
 )
 
 // targetHelp explains how a client command names its server.
-const targetHelp = `The server is given by its URL, first (Streamable HTTP), or by a command line
-at the end, after "--", that starts a server speaking stdio.`
+const targetHelp = `The server is given by its URL, first (http:// or https:// for Streamable HTTP,
+ws:// or wss:// for WebSocket), or by a command line at the end, after "--",
+that starts a server speaking stdio.`
 
 // stdioGrace is how long a stdio server has to exit after its stdin closes
 // before it is killed; some servers never exit by themselves.
@@ -30,7 +32,7 @@ var clientInfo = mcp.Implementation{Name: "weft-cli", Version: version()}
 
 // target is the server a client command talks to.
 type target struct {
-	url     string   // a Streamable HTTP endpoint, or
+	url     string   // a Streamable HTTP or WebSocket endpoint, or
 	command []string // a server to start, speaking stdio
 }
 
@@ -66,16 +68,22 @@ func splitTarget(cmd *cobra.Command, args []string) (target, []string, error) {
 	return target{}, nil, usageError(`which server? Give its URL first (http://HOST:PORT/mcp) or its command line after "--" (-- weft serve --stdio)`)
 }
 
-// isURL reports whether s is an http or https URL.
+// isURL reports whether s is an http, https, ws or wss URL.
 func isURL(s string) bool {
 	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https" || isWebSocket(u)) && u.Host != ""
 }
 
+// isWebSocket reports whether u is a ws or wss URL.
+func isWebSocket(u *url.URL) bool { return u.Scheme == "ws" || u.Scheme == "wss" }
+
 // stream opens the transport to the target.
-func (t target) stream(e *env) (jsonrpc.Stream, error) {
+func (t target) stream(ctx context.Context, e *env) (jsonrpc.Stream, error) {
 	if t.url != "" {
 		hc := &http.Client{Transport: newAuthTransport(e)}
+		if u, _ := url.Parse(t.url); isWebSocket(u) {
+			return websocket.Dial(ctx, t.url, &websocket.DialOptions{HTTPClient: hc})
+		}
 		return streamable.NewClient(t.url, &streamable.ClientOptions{Logger: e.logger(), HTTPClient: hc}), nil
 	}
 	cmd := exec.Command(t.command[0], t.command[1:]...)
@@ -84,7 +92,7 @@ func (t target) stream(e *env) (jsonrpc.Stream, error) {
 
 // connect starts a client session with the target.
 func connect(ctx context.Context, e *env, t target, opts client.Options) (*client.Session, error) {
-	stream, err := t.stream(e)
+	stream, err := t.stream(ctx, e)
 	if err != nil {
 		return nil, &exitError{code: ExitProtocol, err: err}
 	}
