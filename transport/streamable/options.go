@@ -105,7 +105,7 @@ func (o *HandlerOptions) webSocketOptions() *websocket.HandlerOptions {
 	if conn.MaxMessageSize <= 0 {
 		conn.MaxMessageSize = int(o.MaxBodyBytes)
 	}
-	return &websocket.HandlerOptions{ConnOptions: conn, Origins: o.Origins, MaxConnections: o.MaxSessions, Logger: o.Logger}
+	return &websocket.HandlerOptions{ConnOptions: conn, Origins: o.Origins, MaxConnections: o.MaxSessions, MaxConnectionsPerClient: o.MaxSessionsPerClient, Logger: o.Logger}
 }
 
 // withDefaults returns a copy of o (which may be nil) with defaults filled in.

@@ -139,7 +139,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusBadRequest, "the WebSocket upgrade must offer the subprotocol %q (Sec-WebSocket-Protocol: %s)", Subprotocol, Subprotocol)
 		return
 	}
-	client := clientKey(r)
+	client := sse.ClientKey(r)
 	if status, err := h.reserve(client); err != nil {
 		refuse(w, status, "%v", err)
 		return
