@@ -2,30 +2,84 @@
 # Runs every test of the project: all Go modules of the workspace under -race,
 # a short bounded fuzz of the JSON-RPC decoder, the official MCP conformance
 # suite, and the interoperation tests with the TypeScript SDK (installed by
-# the tests themselves into .cache/). CI calls this through .ci/run.
-set -euo pipefail
+# the tests themselves into .cache/); in CI (CI=true), also a stress pass of
+# the most concurrent packages under CPU contention (scripts/stress.sh;
+# STRESS=1 runs it anywhere, STRESS=0 skips it). CI calls this through
+# .ci/run.
+#
+# Every stage runs, whatever failed before it; the script ends with a summary
+# of the stages that failed and exits 1 if any did.
+set -uo pipefail
 cd "$(dirname "$0")/.."
+
+failed=()
+
+# stage NAME COMMAND...: runs the command as one stage, recording its
+# failure.
+stage() {
+  local name=$1
+  shift
+  echo "== $name"
+  if ! "$@"; then
+    echo "== FAILED: $name"
+    failed+=("$name")
+  fi
+}
+
+# install PACKAGE WHY: installs a Debian package, as root or through sudo,
+# or says what to install and records the failure.
+install() {
+  local pkg=$1 why=$2
+  echo "== installing $pkg (Debian package) for $why"
+  local sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+      echo "== cannot install $pkg: not root and no sudo; install it (apt-get install $pkg) and run again"
+      failed+=("install $pkg")
+      return
+    fi
+    sudo=(sudo)
+  fi
+  if ! { "${sudo[@]}" apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "$pkg" >/dev/null; }; then
+    echo "== installing $pkg failed; install it (apt-get install $pkg) and run again"
+    failed+=("install $pkg")
+  fi
+}
 
 # Redis for the taskstore/redis tests: the tests start their own redis-server
 # when none answers; make sure the binary exists on a fresh machine.
-if ! command -v redis-server >/dev/null 2>&1; then
-  echo "== installing redis-server (Debian package) for the Redis task store tests"
-  apt-get update -qq && apt-get install -y -qq redis-server >/dev/null
-fi
-
+command -v redis-server >/dev/null 2>&1 || install redis-server "the Redis task store tests"
 # Chromium for the interop test of a browser-based client (CORS).
-if ! command -v chromium >/dev/null 2>&1; then
-  echo "== installing chromium (Debian package) for the browser interop test"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-fi
+command -v chromium >/dev/null 2>&1 || install chromium "the browser interop test"
 
 for dir in $(go list -m -f '{{.Dir}}'); do
-  echo "== go vet + go test -race: ${dir#$PWD/}"
-  (cd "$dir" && go vet ./... && go test -race -count=1 -timeout 15m ./...)
+  rel=.${dir#"$PWD"}
+  stage "go vet: $rel" bash -c 'cd "$1" && go vet ./...' _ "$dir"
+  stage "go test -race: $rel" bash -c 'cd "$1" && go test -race -count=1 -timeout 15m ./...' _ "$dir"
 done
 
-echo "== fuzz: jsonrpc decoder (bounded)"
-go test ./jsonrpc -run '^$' -fuzz '^FuzzDecode$' -fuzztime "${FUZZTIME:-20s}"
+stage "fuzz: jsonrpc decoder (bounded)" \
+  go test ./jsonrpc -run '^$' -fuzz '^FuzzDecode$' -fuzztime "${FUZZTIME:-20s}"
 
-echo "== official MCP conformance suite"
-conformance/run.sh
+stage "official MCP conformance suite" conformance/run.sh
+
+# The stress pass: each package's -count keeps it near 12 minutes on two
+# cores (see the timings in scripts/stress.sh): 3 x 20 runs of jsonrpc,
+# tasks and server, 3 x 5 of transport/streamable, whose tests wait on real
+# keep-alive and idle timers.
+if [ "${STRESS:-}" = 1 ] || { [ "${CI:-}" = true ] && [ "${STRESS:-}" != 0 ]; }; then
+  stage "stress: jsonrpc, tasks, server" scripts/stress.sh -count 20 ./jsonrpc ./tasks ./server
+  stage "stress: transport/streamable" scripts/stress.sh -count 5 ./transport/streamable
+else
+  echo "== stress: skipped (it runs when CI=true or STRESS=1)"
+fi
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo
+  echo "== ${#failed[@]} stage(s) FAILED:"
+  printf '   %s\n' "${failed[@]}"
+  exit 1
+fi
+echo
+echo "== every stage passed"
