@@ -16,10 +16,9 @@
 # -timeout. The script goes on after a failing package and exits 1 if any
 # failed, naming them.
 #
-# scripts/test.sh runs it in CI on the packages with the most concurrency.
-# A single -race run of each at -cpu 1,2,4 took, on 2 loaded cores: jsonrpc
-# 11 s, transport/streamable 60 s, tasks 27 s, server 33 s; test.sh picks
-# each package's -count to keep the whole pass near 12 minutes.
+# scripts/test.sh runs it in CI on the packages with the most concurrency,
+# with a -count per package that keeps the pass within 10 to 15 minutes
+# (the timings are there).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
