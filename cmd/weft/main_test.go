@@ -164,7 +164,7 @@ func postgresURL() string {
 
 // postgresAnswers reports why the PostgreSQL at url cannot be used, if so.
 func postgresAnswers(url string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), externalWait)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
@@ -176,7 +176,7 @@ func postgresAnswers(url string) error {
 // postgresSchema creates a schema for one script, dropped when it ends,
 // and returns its name.
 func postgresSchema(env *testscript.Env) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), externalWait)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, postgresURL())
 	if err != nil {
@@ -188,7 +188,7 @@ func postgresSchema(env *testscript.Env) (string, error) {
 		return "", err
 	}
 	env.Defer(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), externalWait)
 		defer cancel()
 		if conn, err := pgx.Connect(ctx, postgresURL()); err == nil {
 			conn.Exec(ctx, "DROP SCHEMA "+name+" CASCADE")
