@@ -26,9 +26,9 @@ stage() {
   fi
 }
 
-# install PACKAGE WHY: installs a Debian package, as root or through sudo,
-# or says what to install and records the failure.
-install() {
+# install_package PACKAGE WHY: installs a Debian package, as root or
+# through sudo, or says what to install and records the failure.
+install_package() {
   local pkg=$1 why=$2
   echo "== installing $pkg (Debian package) for $why"
   local sudo=()
@@ -47,46 +47,53 @@ install() {
   fi
 }
 
-# Redis for the taskstore/redis tests: the tests start their own redis-server
-# when none answers; make sure the binary exists on a fresh machine.
-command -v redis-server >/dev/null 2>&1 || install redis-server "the Redis task store tests"
-# Chromium for the interop test of a browser-based client (CORS).
-command -v chromium >/dev/null 2>&1 || install chromium "the browser interop test"
+# main runs the stages. Being one function, it is read whole before it
+# runs: editing or checking out this file during a run changes nothing.
+main() {
+  # Redis for the taskstore/redis tests: the tests start their own redis-server
+  # when none answers; make sure the binary exists on a fresh machine.
+  command -v redis-server >/dev/null 2>&1 || install_package redis-server "the Redis task store tests"
+  # Chromium for the interop test of a browser-based client (CORS).
+  command -v chromium >/dev/null 2>&1 || install_package chromium "the browser interop test"
 
-for dir in $(go list -m -f '{{.Dir}}'); do
-  rel=.${dir#"$PWD"}
-  stage "go vet: $rel" bash -c 'cd "$1" && go vet ./...' _ "$dir"
-  stage "go test -race: $rel" bash -c 'cd "$1" && go test -race -count=1 -timeout 15m ./...' _ "$dir"
-done
+  for dir in $(go list -m -f '{{.Dir}}'); do
+    rel=.${dir#"$PWD"}
+    stage "go vet: $rel" bash -c 'cd "$1" && go vet ./...' _ "$dir"
+    stage "go test -race: $rel" bash -c 'cd "$1" && go test -race -count=1 -timeout 15m ./...' _ "$dir"
+  done
 
-stage "fuzz: jsonrpc decoder (bounded)" \
-  go test ./jsonrpc -run '^$' -fuzz '^FuzzDecode$' -fuzztime "${FUZZTIME:-20s}"
+  stage "fuzz: jsonrpc decoder (bounded)" \
+    go test ./jsonrpc -run '^$' -fuzz '^FuzzDecode$' -fuzztime "${FUZZTIME:-20s}"
 
-stage "official MCP conformance suite" conformance/run.sh
+  stage "official MCP conformance suite" conformance/run.sh
 
-# The stress pass, budgeted at 10 to 15 minutes on two cores. Measured with
-# the busy loops on two cores that other builds also loaded (load average
-# about 20): 3 x 20 runs took 290 s for jsonrpc and 165 s for tasks,
-# 3 x 20 of server 590 s, 3 x 5 of transport/streamable (whose tests wait on
-# real keep-alive, retry and write timers, and encode 25 MiB in one) about
-# 780 s. On a machine running nothing else the tests share the cores
-# with the two busy loops only, not some twenty runnable threads: expect
-# about a third of that (an estimate; CI's log prints each package's
-# time). Hence 20 runs of jsonrpc and tasks, 10 of server, 5 of
-# transport/streamable.
-if [ "${STRESS:-}" = 1 ] || { [ "${CI:-}" = true ] && [ "${STRESS:-}" != 0 ]; }; then
-  stage "stress: jsonrpc, tasks" scripts/stress.sh -count 20 ./jsonrpc ./tasks
-  stage "stress: server" scripts/stress.sh -count 10 ./server
-  stage "stress: transport/streamable" scripts/stress.sh -count 5 ./transport/streamable
-else
-  echo "== stress: skipped (it runs when CI=true or STRESS=1)"
-fi
+  # The stress pass, budgeted at 10 to 15 minutes on two cores. Measured with
+  # the busy loops on two cores that other builds also loaded (load average
+  # about 20): 3 x 20 runs took 290 s for jsonrpc and 165 s for tasks,
+  # 3 x 20 of server 590 s, 3 x 5 of transport/streamable (whose tests wait on
+  # real keep-alive, retry and write timers, and encode 25 MiB in one) about
+  # 780 s. On a machine running nothing else the tests share the cores
+  # with the two busy loops only, not some twenty runnable threads: expect
+  # about a third of that (an estimate; CI's log prints each package's
+  # time). Hence 20 runs of jsonrpc and tasks, 10 of server, 5 of
+  # transport/streamable.
+  if [ "${STRESS:-}" = 1 ] || { [ "${CI:-}" = true ] && [ "${STRESS:-}" != 0 ]; }; then
+    stage "stress: jsonrpc, tasks" scripts/stress.sh -count 20 ./jsonrpc ./tasks
+    stage "stress: server" scripts/stress.sh -count 10 ./server
+    stage "stress: transport/streamable" scripts/stress.sh -count 5 ./transport/streamable
+  else
+    echo "== stress: skipped (it runs when CI=true or STRESS=1)"
+  fi
 
-if [ ${#failed[@]} -gt 0 ]; then
+  if [ ${#failed[@]} -gt 0 ]; then
+    echo
+    echo "== ${#failed[@]} stage(s) FAILED:"
+    printf '   %s\n' "${failed[@]}"
+    exit 1
+  fi
   echo
-  echo "== ${#failed[@]} stage(s) FAILED:"
-  printf '   %s\n' "${failed[@]}"
-  exit 1
-fi
-echo
-echo "== every stage passed"
+  echo "== every stage passed"
+}
+
+main "$@"
+exit
