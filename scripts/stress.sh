@@ -22,61 +22,74 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-count=20
-cpu=1,2,4
-run=
-timeout=20m
-pkgs=()
-while [ $# -gt 0 ]; do
-  case $1 in
-    -count) count=$2; shift 2 ;;
-    -cpu) cpu=$2; shift 2 ;;
-    -run) run=$2; shift 2 ;;
-    -timeout) timeout=$2; shift 2 ;;
-    -h | -help | --help)
-      sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'
-      exit 0 ;;
-    -*) echo "stress.sh: unknown flag $1 (see scripts/stress.sh -help)" >&2; exit 2 ;;
-    *) pkgs+=("$1"); shift ;;
-  esac
-done
-if [ ${#pkgs[@]} -eq 0 ]; then
-  echo "stress.sh: name the packages to stress, e.g. scripts/stress.sh ./jsonrpc ./server (see -help)" >&2
-  exit 2
-fi
-
-hogs=()
-stop_hogs() {
-  for pid in "${hogs[@]}"; do
-    kill "$pid" 2>/dev/null
+# main runs the pass. Being one function, it is read whole before it runs:
+# editing or checking out this file during a run changes nothing.
+main() {
+  count=20
+  cpu=1,2,4
+  run=
+  timeout=20m
+  pkgs=()
+  while [ $# -gt 0 ]; do
+    case $1 in
+      -count) count=$2; shift 2 ;;
+      -cpu) cpu=$2; shift 2 ;;
+      -run) run=$2; shift 2 ;;
+      -timeout) timeout=$2; shift 2 ;;
+      -h | -help | --help)
+        sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'
+        exit 0 ;;
+      -*) echo "stress.sh: unknown flag $1 (see scripts/stress.sh -help)" >&2; exit 2 ;;
+      *) pkgs+=("$1"); shift ;;
+    esac
   done
-  for pid in "${hogs[@]}"; do
-    wait "$pid" 2>/dev/null
-  done
-  hogs=()
-}
-trap stop_hogs EXIT
-trap 'stop_hogs; exit 130' INT TERM
-
-n=${STRESS_HOGS:-$(nproc)}
-for _ in $(seq "$n"); do
-  bash -c 'while :; do :; done' &
-  hogs+=($!)
-done
-echo "== stress: $n busy loops running; go test -race -count=$count -cpu $cpu${run:+ -run $run} on ${pkgs[*]}"
-
-failed=()
-for pkg in "${pkgs[@]}"; do
-  start=$SECONDS
-  echo "-- $pkg"
-  if ! go test -race -count="$count" -cpu "$cpu" ${run:+-run "$run"} -timeout "$timeout" "$pkg"; then
-    failed+=("$pkg")
+  if [ ${#pkgs[@]} -eq 0 ]; then
+    echo "stress.sh: name the packages to stress, e.g. scripts/stress.sh ./jsonrpc ./server (see -help)" >&2
+    exit 2
   fi
-  echo "-- $pkg: $((SECONDS - start)) s"
-done
 
-if [ ${#failed[@]} -gt 0 ]; then
-  echo "== stress: FAILED under contention: ${failed[*]}"
-  exit 1
-fi
-echo "== stress: every package passed under contention"
+  hogs=()
+  stop_hogs() {
+    for pid in "${hogs[@]}"; do
+      kill "$pid" 2>/dev/null
+    done
+    for pid in "${hogs[@]}"; do
+      wait "$pid" 2>/dev/null
+    done
+    hogs=()
+  }
+  testing=
+  trap stop_hogs EXIT
+  # On a signal, stop the go test running too (it runs in the background,
+  # so that the signal is handled at once, not when the test ends).
+  trap 'if [ -n "$testing" ]; then kill "$testing" 2>/dev/null; fi; stop_hogs; exit 130' INT TERM
+
+  n=${STRESS_HOGS:-$(nproc)}
+  for _ in $(seq "$n"); do
+    bash -c 'while :; do :; done' &
+    hogs+=($!)
+  done
+  echo "== stress: $n busy loops running; go test -race -count=$count -cpu $cpu${run:+ -run $run} on ${pkgs[*]}"
+
+  failed=()
+  for pkg in "${pkgs[@]}"; do
+    start=$SECONDS
+    echo "-- $pkg"
+    go test -race -count="$count" -cpu "$cpu" ${run:+-run "$run"} -timeout "$timeout" "$pkg" &
+    testing=$!
+    if ! wait "$testing"; then
+      failed+=("$pkg")
+    fi
+    testing=
+    echo "-- $pkg: $((SECONDS - start)) s"
+  done
+
+  if [ ${#failed[@]} -gt 0 ]; then
+    echo "== stress: FAILED under contention: ${failed[*]}"
+    exit 1
+  fi
+  echo "== stress: every package passed under contention"
+}
+
+main "$@"
+exit
