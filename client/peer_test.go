@@ -28,8 +28,26 @@ type peer struct {
 	handlers map[string]handlerFunc
 
 	mu       sync.Mutex
-	received []*jsonrpc.Request // every request and notification, in order
+	received []*jsonrpc.Request // every request and notification, in arrival order
 	notes    chan *jsonrpc.Request
+}
+
+// arrivals is the fake server's end of the pipe: it records every request
+// and notification as the Conn reads it, so in the order they arrived,
+// however late the handler of each runs (or whether it runs at all).
+type arrivals struct {
+	jsonrpc.Stream
+	p *peer
+}
+
+func (a arrivals) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := a.Stream.Read(ctx)
+	if req, ok := msg.(*jsonrpc.Request); ok {
+		a.p.mu.Lock()
+		a.p.received = append(a.p.received, req)
+		a.p.mu.Unlock()
+	}
+	return msg, err
 }
 
 // newPeer starts a fake server and returns the client's end of the pipe.
@@ -37,7 +55,7 @@ func newPeer(t *testing.T, handlers map[string]handlerFunc) (*peer, jsonrpc.Stre
 	t.Helper()
 	clientEnd, serverEnd := transport.Pipe()
 	p := &peer{t: t, handlers: handlers, notes: make(chan *jsonrpc.Request, 256)}
-	p.conn = jsonrpc.NewConn(serverEnd, jsonrpc.ConnOptions{
+	p.conn = jsonrpc.NewConn(arrivals{serverEnd, p}, jsonrpc.ConnOptions{
 		Handler: jsonrpc.HandlerFunc(p.handle),
 		// Like a legacy server, cancel the requests it gives up on.
 		OnCallAbandoned: func(id jsonrpc.ID, _ string, _ error) {
@@ -49,9 +67,6 @@ func newPeer(t *testing.T, handlers map[string]handlerFunc) (*peer, jsonrpc.Stre
 }
 
 func (p *peer) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	p.mu.Lock()
-	p.received = append(p.received, req)
-	p.mu.Unlock()
 	if req.IsNotification() {
 		var cp mcp.CancelledNotificationParams
 		if req.Method == mcp.NotificationCancelled && json.Unmarshal(req.Params, &cp) == nil {
@@ -104,7 +119,7 @@ func (p *peer) nextNote() *jsonrpc.Request {
 }
 
 // drained closes the client session and waits until the fake server has
-// handled everything the client sent, so p.received is final.
+// read everything the client sent and ended, so p.received is final.
 func (p *peer) drained(s *Session) {
 	p.t.Helper()
 	s.Close()

@@ -115,8 +115,9 @@ func TestBatchRequestsShareTheQueueBound(t *testing.T) {
 	_, p := pipePeer(t, jsonrpc.ConnOptions{Handler: b, MaxInFlight: 1, MaxQueued: 1, AllowBatch: func() bool { return true }})
 	p.send(jsonrpc.Batch{request(1, "block", ""), request(2, "block", ""), request(3, "block", "")})
 	receive(t, b.started, "request 1 to start")
-	// Request 1 must still hold its slot when 3 is dispatched: release it
-	// only once the whole batch has been.
+	// The read loop takes in the whole batch (1 runs, 2 waits, 3 is refused)
+	// before the notification sent after it: only then may 1 finish, or 3
+	// would find the queue free.
 	b.sync(t, p)
 	close(b.release)
 	batch := p.recv().(jsonrpc.Batch)

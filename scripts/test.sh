@@ -2,32 +2,52 @@
 # Runs every test of the project: all Go modules of the workspace under -race,
 # a bounded fuzz of every decoder (FUZZ_TARGETS), the official MCP conformance
 # suite, and the interoperation tests with the TypeScript SDK (installed by
-# the tests themselves into .cache/). CI calls this through .ci/run.
-set -euo pipefail
+# the tests themselves into .cache/); in CI (CI=true), also a stress pass of
+# the most concurrent packages under CPU contention (scripts/stress.sh;
+# STRESS=1 runs it anywhere, STRESS=0 skips it). CI calls this through
+# .ci/run.
+#
+# Every stage runs, whatever failed before it; the script ends with a summary
+# of the stages that failed and exits 1 if any did.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
-# Redis for the taskstore/redis tests: the tests start their own redis-server
-# when none answers; make sure the binary exists on a fresh machine.
-if ! command -v redis-server >/dev/null 2>&1; then
-  echo "== installing redis-server (Debian package) for the Redis task store tests"
-  apt-get update -qq && apt-get install -y -qq redis-server >/dev/null
-fi
+failed=()
 
-# Chromium for the interop test of a browser-based client (CORS).
-if ! command -v chromium >/dev/null 2>&1; then
-  echo "== installing chromium (Debian package) for the browser interop test"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-fi
+# stage NAME COMMAND...: runs the command as one stage, recording its
+# failure.
+stage() {
+  local name=$1
+  shift
+  echo "== $name"
+  if ! "$@"; then
+    echo "== FAILED: $name"
+    failed+=("$name")
+  fi
+}
 
-for dir in $(go list -m -f '{{.Dir}}'); do
-  echo "== go vet + go test -race: ${dir#$PWD/}"
-  (cd "$dir" && go vet ./... && go test -race -count=1 -timeout 15m ./...)
-done
+# install_package PACKAGE WHY: installs a Debian package, as root or
+# through sudo, or says what to install and records the failure.
+install_package() {
+  local pkg=$1 why=$2
+  echo "== installing $pkg (Debian package) for $why"
+  local sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+      echo "== cannot install $pkg: not root and no sudo; install it (apt-get install $pkg) and run again"
+      failed+=("install $pkg")
+      return
+    fi
+    sudo=(sudo)
+  fi
+  if ! { "${sudo[@]}" apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "$pkg" >/dev/null; }; then
+    echo "== installing $pkg failed; install it (apt-get install $pkg) and run again"
+    failed+=("install $pkg")
+  fi
+}
 
-# ---- fuzz stage (issue 16): every decoder, each for a bounded time ------
-# One "package target" pair per line. FUZZTIME bounds each target; the
-# default keeps the stage under 3 minutes in CI (11 targets x 10 s, plus
-# building each package once).
+# FUZZ_TARGETS are the fuzz targets of the decoders, "package target" each.
 FUZZ_TARGETS=(
   "./jsonrpc FuzzDecode"
   "./mcp FuzzDecodeParamsAndResults"
@@ -41,12 +61,59 @@ FUZZ_TARGETS=(
   "./internal/schemacheck FuzzSchemas"
   "./auth FuzzParseChallenges"
 )
-for entry in "${FUZZ_TARGETS[@]}"; do
-  read -r pkg target <<<"$entry"
-  echo "== fuzz: $target in $pkg (${FUZZTIME:-10s})"
-  go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "${FUZZTIME:-10s}"
-done
-# ---- end of the fuzz stage ---------------------------------------------
 
-echo "== official MCP conformance suite"
-conformance/run.sh
+# main runs the stages. Being one function, it is read whole before it
+# runs: editing or checking out this file during a run changes nothing.
+main() {
+  # Redis for the taskstore/redis tests: the tests start their own redis-server
+  # when none answers; make sure the binary exists on a fresh machine.
+  command -v redis-server >/dev/null 2>&1 || install_package redis-server "the Redis task store tests"
+  # Chromium for the interop test of a browser-based client (CORS).
+  command -v chromium >/dev/null 2>&1 || install_package chromium "the browser interop test"
+
+  for dir in $(go list -m -f '{{.Dir}}'); do
+    rel=.${dir#"$PWD"}
+    stage "go vet: $rel" bash -c 'cd "$1" && go vet ./...' _ "$dir"
+    stage "go test -race: $rel" bash -c 'cd "$1" && go test -race -count=1 -timeout 15m ./...' _ "$dir"
+  done
+
+  # Every decoder, each fuzzed for FUZZTIME: 11 targets x 10 s, plus
+  # building each package once, keeps the stage under 3 minutes.
+  for entry in "${FUZZ_TARGETS[@]}"; do
+    read -r pkg target <<<"$entry"
+    stage "fuzz: $target in $pkg (${FUZZTIME:-10s})" \
+      go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "${FUZZTIME:-10s}"
+  done
+
+  stage "official MCP conformance suite" conformance/run.sh
+
+  # The stress pass, budgeted at 10 to 15 minutes on two cores. Measured with
+  # the busy loops on two cores that other builds also loaded (load average
+  # about 20): 3 x 20 runs took 290 s for jsonrpc and 165 s for tasks,
+  # 3 x 20 of server 590 s, 3 x 5 of transport/streamable (whose tests wait on
+  # real keep-alive, retry and write timers, and encode 25 MiB in one) about
+  # 780 s. On a machine running nothing else the tests share the cores
+  # with the two busy loops only, not some twenty runnable threads: expect
+  # about a third of that (an estimate; CI's log prints each package's
+  # time). Hence 20 runs of jsonrpc and tasks, 10 of server, 5 of
+  # transport/streamable.
+  if [ "${STRESS:-}" = 1 ] || { [ "${CI:-}" = true ] && [ "${STRESS:-}" != 0 ]; }; then
+    stage "stress: jsonrpc, tasks" scripts/stress.sh -count 20 ./jsonrpc ./tasks
+    stage "stress: server" scripts/stress.sh -count 10 ./server
+    stage "stress: transport/streamable" scripts/stress.sh -count 5 ./transport/streamable
+  else
+    echo "== stress: skipped (it runs when CI=true or STRESS=1)"
+  fi
+
+  if [ ${#failed[@]} -gt 0 ]; then
+    echo
+    echo "== ${#failed[@]} stage(s) FAILED:"
+    printf '   %s\n' "${failed[@]}"
+    exit 1
+  fi
+  echo
+  echo "== every stage passed"
+}
+
+main "$@"
+exit

@@ -79,6 +79,25 @@ func newCluster(t *testing.T) *cluster {
 	return &cluster{t: t, store: tasks.NewMemoryStore(), bus: tasks.NewMemoryBus(), clock: storetest.NewClock(time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC))}
 }
 
+// advanceKeepingLease moves the clock on by d in steps of at most 20s, less
+// than the 30s lease, and after each waits until the owner's heartbeat (its
+// observer obs) has renewed the running task's lease from the new time. A
+// single jump past the lease would let any instance's sweep find it lapsed
+// before the heartbeat ran.
+func (c *cluster) advanceKeepingLease(t *testing.T, obs *countingObserver, taskID string, d time.Duration) {
+	t.Helper()
+	for d > 0 {
+		step := min(d, 20*time.Second)
+		d -= step
+		c.clock.Advance(step)
+		want := c.clock.Now().Add(30 * time.Second)
+		obs.wait(t, "the lease to be renewed from "+c.clock.Now().Format(time.TimeOnly), func() bool {
+			rec, err := c.store.Get(testCtx(t), taskID)
+			return err == nil && rec.LeaseExpiresAt.Equal(want)
+		})
+	}
+}
+
 // fastOptions make background work quick in real time: the lease is 30s of
 // the fake clock, renewed every 10ms of real time.
 func (c *cluster) fastOptions(name string) []tasks.Option {

@@ -156,14 +156,7 @@ func TestHeartbeatKeepsTheLease(t *testing.T) {
 	task := start(t, a, "alice", "job")
 	recv(t, started, "the handler to start")
 
-	for range 3 { // 60s in all: twice the lease
-		c.clock.Advance(20 * time.Second)
-		want := c.clock.Now().Add(30 * time.Second)
-		obsA.wait(t, "a to renew the lease from the new time", func() bool {
-			rec, err := c.store.Get(testCtx(t), task.ID)
-			return err == nil && rec.LeaseExpiresAt.Equal(want)
-		})
-	}
+	c.advanceKeepingLease(t, obsA, task.ID, 60*time.Second) // twice the lease
 	var sweeps int
 	obsB.read(func() { sweeps = obsB.calls["LeaseExpired"] })
 	obsB.wait(t, "b to sweep for lapsed leases twice more", func() (done bool) {

@@ -21,8 +21,8 @@ func TestObserverSeesTransitionsLeasesAndStoreCalls(t *testing.T) {
 	}, tasks.Policy{})
 	task := start(t, rt, "alice", "ask")
 	waitFor(t, rt, "alice", task.ID, "the input request", outstanding(1))
-	obs.wait(t, "a lease renewal", func() (done bool) {
-		obs.read(func() { done = obs.renewed > 0 })
+	obs.wait(t, "a lease renewal and a sweep (Expired and LeaseExpired store calls)", func() (done bool) {
+		obs.read(func() { done = obs.renewed > 0 && obs.calls["Expired"] > 0 && obs.calls["LeaseExpired"] > 0 })
 		return done
 	})
 	if err := rt.Answer(testCtx(t), "alice", task.ID, map[string]json.RawMessage{"input-1": raw(`{"action":"accept"}`)}); err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/weftmcp/weft/tasks"
@@ -58,38 +59,48 @@ func (s *messageLog) wrote(msg string) bool {
 	return false
 }
 
+// The throttle runs on real timers: in a synctest bubble, time moves only
+// when every goroutine waits, so "step 2" is replaced by "step 3" before its
+// turn however slowly the machine runs them, and the gap between writes is
+// measured exactly.
 func TestProgressIsThrottledAndKeepsTheLatestMessage(t *testing.T) {
-	c := newCluster(t)
-	log := &messageLog{Store: c.store}
-	const interval = 300 * time.Millisecond
-	rt := c.instanceOn(log, "a", tasks.WithProgressInterval(interval))
-	firstSeen, release := make(chan struct{}), make(chan struct{})
-	rt.Register("tools/call", "job", func(ctx context.Context, x *tasks.Exec) (tasks.Result, error) {
-		x.Progress("step 1")
-		<-firstSeen
-		x.Progress("step 2") // replaced before its turn
-		x.Progress("step 3")
-		<-release
-		return tasks.Result{Value: raw(`{}`)}, nil
-	}, tasks.Policy{})
-	task := start(t, rt, "alice", "job")
+	synctest.Test(t, func(t *testing.T) {
+		// Last of all, once the runtime has closed: the executor's idle
+		// goroutines linger a second before they end, and the bubble must
+		// end with none left.
+		t.Cleanup(func() { time.Sleep(2 * time.Second) })
+		c := newCluster(t)
+		log := &messageLog{Store: c.store}
+		const interval = 300 * time.Millisecond
+		rt := c.instanceOn(log, "a", tasks.WithProgressInterval(interval))
+		firstSeen, release := make(chan struct{}), make(chan struct{})
+		rt.Register("tools/call", "job", func(ctx context.Context, x *tasks.Exec) (tasks.Result, error) {
+			x.Progress("step 1")
+			<-firstSeen
+			x.Progress("step 2") // replaced before its turn
+			x.Progress("step 3")
+			<-release
+			return tasks.Result{Value: raw(`{}`)}, nil
+		}, tasks.Policy{})
+		task := start(t, rt, "alice", "job")
 
-	log.wait(t, "the first progress message", func() bool { return log.wrote("step 1") })
-	if got, _ := rt.Get(testCtx(t), "alice", task.ID); got.StatusMessage != "step 1" {
-		t.Fatalf("statusMessage is %q, want the progress message", got.StatusMessage)
-	}
-	close(firstSeen)
-	log.wait(t, "the latest progress message", func() bool { return log.wrote("step 3") })
-	close(release)
-	wait(t, rt, "alice", task.ID)
+		log.wait(t, "the first progress message", func() bool { return log.wrote("step 1") })
+		if got, _ := rt.Get(testCtx(t), "alice", task.ID); got.StatusMessage != "step 1" {
+			t.Fatalf("statusMessage is %q, want the progress message", got.StatusMessage)
+		}
+		close(firstSeen)
+		log.wait(t, "the latest progress message", func() bool { return log.wrote("step 3") })
+		close(release)
+		wait(t, rt, "alice", task.ID)
 
-	writes := log.progressWrites()
-	if len(writes) != 2 || writes[0].msg != "step 1" || writes[1].msg != "step 3" {
-		t.Fatalf("progress writes %v, want step 1 then step 3 only", writes)
-	}
-	if gap := writes[1].at.Sub(writes[0].at); gap < interval/2 {
-		t.Fatalf("two progress writes %v apart, closer than the %v interval allows", gap, interval)
-	}
+		writes := log.progressWrites()
+		if len(writes) != 2 || writes[0].msg != "step 1" || writes[1].msg != "step 3" {
+			t.Fatalf("progress writes %v, want step 1 then step 3 only", writes)
+		}
+		if gap := writes[1].at.Sub(writes[0].at); gap < interval {
+			t.Fatalf("two progress writes %v apart, closer than the %v interval allows", gap, interval)
+		}
+	})
 }
 
 // overlapLog is a Store that records the most Updates it had in flight at

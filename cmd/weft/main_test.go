@@ -164,7 +164,7 @@ func postgresURL() string {
 
 // postgresAnswers reports why the PostgreSQL at url cannot be used, if so.
 func postgresAnswers(url string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), externalWait)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
@@ -176,7 +176,7 @@ func postgresAnswers(url string) error {
 // postgresSchema creates a schema for one script, dropped when it ends,
 // and returns its name.
 func postgresSchema(env *testscript.Env) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), externalWait)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, postgresURL())
 	if err != nil {
@@ -188,7 +188,7 @@ func postgresSchema(env *testscript.Env) (string, error) {
 		return "", err
 	}
 	env.Defer(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), externalWait)
 		defer cancel()
 		if conn, err := pgx.Connect(ctx, postgresURL()); err == nil {
 			conn.Exec(ctx, "DROP SCHEMA "+name+" CASCADE")
@@ -199,7 +199,7 @@ func postgresSchema(env *testscript.Env) (string, error) {
 }
 
 // redisReadyTimeout bounds how long startRedis waits for its server.
-const redisReadyTimeout = 30 * time.Second
+const redisReadyTimeout = externalWait
 
 // startRedis starts a redis-server for one script, on a free loopback port
 // and keeping nothing on disk, waits until it answers PING, and returns
@@ -294,6 +294,7 @@ func params(dir string, setup func(*testscript.Env) error) testscript.Params {
 			"setjson":    cmdSetJSON,
 			"exits":      cmdExits,
 			"until":      cmdUntil,
+			"waitmatch":  cmdWaitMatch,
 			"mark":       cmdMark,
 			"elapsed":    cmdElapsed,
 		},
@@ -306,8 +307,10 @@ func deadline() time.Time {
 	return time.Now().Add(8 * time.Minute)
 }
 
-// waitFileTimeout bounds how long waitfile waits for a server to be ready.
-const waitFileTimeout = 30 * time.Second
+// externalWait bounds every wait of the scripts on a process they started
+// (a server to listen, a task to reach a state, a line to be printed): ample
+// on a loaded machine, since reaching it is a failure, not a measurement.
+const externalWait = 2 * time.Minute
 
 // cmdWaitFile is "waitfile FILE VAR": it waits until FILE holds a line (a
 // server writes its URL there once it listens; --ready-file), then sets
@@ -319,16 +322,48 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 	path := ts.MkAbs(args[0])
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
-	timeout := time.After(waitFileTimeout)
+	timeout := time.After(externalWait)
 	for {
-		if b, err := os.ReadFile(path); err == nil && bytes.HasSuffix(b, []byte("\n")) {
+		b, err := os.ReadFile(path)
+		if err == nil && bytes.HasSuffix(b, []byte("\n")) {
 			ts.Setenv(args[1], strings.TrimSpace(string(b)))
 			return
 		}
 		select {
 		case <-tick.C:
 		case <-timeout:
-			ts.Fatalf("waitfile: %s did not appear within %v; did the server start? (see its stderr)", path, waitFileTimeout)
+			seen := fmt.Sprintf("it holds %q", b)
+			if err != nil {
+				seen = err.Error()
+			}
+			ts.Fatalf("waitfile: %s held no complete line within %v (%s); did the server start? (see its stderr)", path, externalWait, seen)
+		}
+	}
+}
+
+// cmdWaitMatch is "waitmatch FILE REGEXP": it waits until FILE, the output
+// of a command running in the background (exec sh -c 'CMD >FILE' &NAME&),
+// holds a match for REGEXP. What a command has printed stays printed: this
+// waits for an event, however long the state the line reports lasted.
+func cmdWaitMatch(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: waitmatch FILE REGEXP")
+	}
+	path := ts.MkAbs(args[0])
+	re, err := regexp.Compile(`(?m)` + args[1])
+	ts.Check(err)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	timeout := time.After(externalWait)
+	for {
+		b, _ := os.ReadFile(path)
+		if re.Match(b) {
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-timeout:
+			ts.Fatalf("waitmatch: %s held no match for %q within %v; it holds:\n%s", path, args[1], externalWait, b)
 		}
 	}
 }
@@ -423,13 +458,13 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// untilTimeout bounds how long until re-runs a command.
-const untilTimeout = 30 * time.Second
-
 // cmdUntil is "until REGEXP COMMAND [ARGS...]": it runs the command, as
 // exec does, again and again until it succeeds with stdout matching
-// REGEXP, for a state the script must wait for (a task reporting
-// progress), failing after untilTimeout.
+// REGEXP, for a state the script must wait for (a task waiting for input),
+// failing after externalWait. The state must last until the script ends
+// it: one that passes by itself (a progress message replaced a second
+// later) can come and go between two runs; wait for such an event with
+// waitmatch on a watch instead.
 func cmdUntil(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: until REGEXP COMMAND [ARGS...]")
@@ -438,15 +473,20 @@ func cmdUntil(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
-	timeout := time.After(untilTimeout)
+	timeout := time.After(externalWait)
 	for {
-		if ts.Exec(args[1], args[2:]...) == nil && re.MatchString(ts.ReadFile("stdout")) {
+		err := ts.Exec(args[1], args[2:]...)
+		if err == nil && re.MatchString(ts.ReadFile("stdout")) {
 			return
 		}
 		select {
 		case <-tick.C:
 		case <-timeout:
-			ts.Fatalf("until: %s never printed a match for %q within %v", args[1], args[0], untilTimeout)
+			seen := "stdout:\n" + ts.ReadFile("stdout")
+			if err != nil {
+				seen = fmt.Sprintf("%v; stderr:\n%s", err, ts.ReadFile("stderr"))
+			}
+			ts.Fatalf("until: %s never printed a match for %q within %v; the last run gave %s", args[1], args[0], externalWait, seen)
 		}
 	}
 }

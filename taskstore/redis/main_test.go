@@ -125,9 +125,9 @@ func startRedis(server string) (func(), error) {
 			stop()
 			return func() {}, fmt.Errorf("%s exited before it was ready", server)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(time.Minute):
 		stop()
-		return func() {}, fmt.Errorf("%s was not ready within 30s", server)
+		return func() {}, fmt.Errorf("%s did not say it was ready to accept connections within a minute", server)
 	}
 	redisOptions = &goredis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port)}
 	return stop, nil
