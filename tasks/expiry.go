@@ -48,7 +48,7 @@ func (r *Runtime) expire(ctx context.Context, id string) {
 	})
 	switch {
 	case err == nil:
-		r.cfg.observer.TaskTransition(was, StatusCancelled)
+		r.transition(rec, was, StatusCancelled)
 		r.publish(ctx, id, SignalCancel)
 		if rn := r.localRun(id); rn != nil {
 			rn.stop(ErrExpired)
@@ -77,7 +77,7 @@ func (r *Runtime) expire(ctx context.Context, id string) {
 		return
 	}
 	r.audit(ctx, "expired", rec, slog.String("status", string(final)))
-	r.cfg.observer.TaskTransition(final, "")
+	r.transition(rec, final, "")
 }
 
 // errNotDue tells expire that the task has not expired after all.
