@@ -38,6 +38,8 @@ type Settings struct {
 	// the tasks of a lost server are recovered within 4/3 Lease of its last
 	// renewal. Zero is tasks.DefaultLease; otherwise at least MinLease.
 	Lease time.Duration
+	// Observer receives the runtime's metrics; nil means none.
+	Observer tasks.Observer
 }
 
 // check rejects settings the runtime cannot work with, saying what to give.
@@ -57,6 +59,9 @@ func (s Settings) options(logger *slog.Logger) []tasks.Option {
 	if s.Lease != 0 {
 		third := s.Lease / 3
 		opts = append(opts, tasks.WithLease(s.Lease, third), tasks.WithSweepInterval(min(third, tasks.DefaultSweepInterval)))
+	}
+	if s.Observer != nil {
+		opts = append(opts, tasks.WithObserver(s.Observer))
 	}
 	return opts
 }
