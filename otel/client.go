@@ -26,12 +26,7 @@ func (i *Instrumentation) ClientMiddleware() client.Middleware {
 			}
 			start := time.Now()
 			ctx, span := i.tracer.Start(ctx, op.spanName(), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(op.attributes(true)...))
-			for k, v := range i.inject(ctx) {
-				if err := r.SetMeta(k, v); err != nil {
-					span.End()
-					return nil, err
-				}
-			}
+			i.propagate(ctx, span, r)
 			raw, err := next(ctx, r)
 			op.id = r.ID()
 			i.end(ctx, span, i.clientDuration, op, start, classify(err, op.tool != "" && rawToolError(raw), false))

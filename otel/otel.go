@@ -211,6 +211,24 @@ func (i *Instrumentation) inject(ctx context.Context) propagation.MapCarrier {
 	return c
 }
 
+// metaSetter is a message whose _meta can be added to: a client.Request
+// or a server.AskRequest.
+type metaSetter interface {
+	SetMeta(key string, value any) error
+}
+
+// propagate puts the trace context of ctx in msg's _meta. A message whose
+// params cannot carry it is sent without it (the failure is recorded on
+// span): tracing must not break a call.
+func (i *Instrumentation) propagate(ctx context.Context, span trace.Span, msg metaSetter) {
+	for k, v := range i.inject(ctx) {
+		if err := msg.SetMeta(k, v); err != nil {
+			span.RecordError(err)
+			return
+		}
+	}
+}
+
 // extract returns ctx with the trace context found in meta as its remote
 // parent, and a link to the span ctx already carried (an HTTP server span,
 // say) when meta had a context of its own.

@@ -54,12 +54,7 @@ func (i *Instrumentation) ServerAskMiddleware() server.AskMiddleware {
 			op := &operation{method: a.Method, version: a.Request.ProtocolVersion(), session: a.Request.SessionID()}
 			start := time.Now()
 			ctx, span := i.tracer.Start(ctx, op.spanName(), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(op.attributes(true)...))
-			for k, v := range i.inject(ctx) {
-				if err := a.SetMeta(k, v); err != nil {
-					span.End()
-					return nil, err
-				}
-			}
+			i.propagate(ctx, span, a)
 			answer, err := next(ctx, a)
 			i.end(ctx, span, i.clientDuration, op, start, classify(err, false, false))
 			return answer, err
