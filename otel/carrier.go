@@ -14,7 +14,8 @@ func (m metaCarrier) Get(key string) string {
 	return s
 }
 
-// Set is not used: injection goes through an injector.
+// Set does nothing: a metaCarrier is only extracted from (injection
+// collects into a propagation.MapCarrier, then sets _meta).
 func (m metaCarrier) Set(key, value string) {}
 
 // Keys returns the keys of the _meta object.
