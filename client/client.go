@@ -13,10 +13,11 @@ import (
 // Client is an MCP client: who it is and how it serves the server. It holds
 // no connection; each Connect starts an independent Session.
 type Client struct {
-	impl   mcp.Implementation
-	opts   Options
-	logger *slog.Logger
-	chain  MethodHandler // Options.Middleware around send; nil without middleware
+	impl       mcp.Implementation
+	opts       Options
+	logger     *slog.Logger
+	chain      MethodHandler // Options.Middleware around send; nil without middleware
+	serveChain ServeHandler  // Options.ServeMiddleware around serveMessage; nil without any
 }
 
 // New returns a client that introduces itself as impl. opts may be nil; the
@@ -40,6 +41,7 @@ func New(impl mcp.Implementation, opts *Options) *Client {
 		c.registerHostedTasks(c.opts.Tasks)
 	}
 	c.chain = wrap.Chain(c.opts.Middleware, send)
+	c.serveChain = wrap.Chain(c.opts.ServeMiddleware, serveMessage)
 	return c
 }
 
@@ -58,7 +60,7 @@ func (c *Client) Connect(ctx context.Context, stream jsonrpc.Stream) (*Session, 
 	}
 	s := newSession(c)
 	s.conn = jsonrpc.NewConn(stream, jsonrpc.ConnOptions{
-		Handler:         jsonrpc.HandlerFunc(s.handle),
+		Handler:         s.handler(),
 		AllowBatch:      s.allowBatch,
 		OnCallAbandoned: s.abandoned,
 		Logger:          c.logger,

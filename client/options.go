@@ -125,4 +125,8 @@ type Options struct {
 	// sends, the handshake and the retries of multi round-trip requests
 	// included. None costs nothing.
 	Middleware []Middleware
+	// ServeMiddleware wraps the serving of every request and notification
+	// the server sends the session, in order: the first is outermost. None
+	// costs nothing.
+	ServeMiddleware []ServeMiddleware
 }

@@ -67,8 +67,14 @@ func (s *Session) modern() bool {
 	return st != nil && st.modern
 }
 
-// ProtocolVersion returns the negotiated protocol version.
-func (s *Session) ProtocolVersion() string { return s.settled().version }
+// ProtocolVersion returns the negotiated protocol version; "" while
+// Connect is negotiating it (a server may notify the client meanwhile).
+func (s *Session) ProtocolVersion() string {
+	if st := s.settled(); st != nil {
+		return st.version
+	}
+	return ""
+}
 
 // IsModern reports whether the session speaks a modern version: stateless
 // requests with per-request _meta, input_required results and

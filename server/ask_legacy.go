@@ -30,8 +30,8 @@ func (a legacyAsker) ask(ctx context.Context, r *Request, qs []*question) error 
 		}
 	}
 	for _, q := range qs {
-		var answer jsontext.Value
-		if err := a.session.conn.Call(ctx, q.method, q.input.Params, &answer); err != nil {
+		answer, err := a.send(ctx, r, q)
+		if err != nil {
 			var je *jsonrpc.Error
 			if errors.As(err, &je) {
 				// The client's refusal is the handler's failure, not a protocol
@@ -43,6 +43,16 @@ func (a legacyAsker) ask(ctx context.Context, r *Request, qs []*question) error 
 		q.answer = answer
 	}
 	return nil
+}
+
+// send sends one question through Options.AskMiddleware, when there is
+// any, and returns the client's answer.
+func (a legacyAsker) send(ctx context.Context, r *Request, q *question) (jsontext.Value, error) {
+	ask := &AskRequest{Method: q.method, Params: q.input.Params, Request: r, session: a.session}
+	if h := a.session.srv.askChain; h != nil {
+		return h(ctx, ask)
+	}
+	return sendAsk(ctx, ask)
 }
 
 // capabilityText renders capabilities for an error message, e.g. {"sampling":{}}.

@@ -80,6 +80,12 @@ type Options struct {
 	// params do not decode, or a modern one whose _meta is malformed, is
 	// answered before). None costs nothing.
 	Middleware []Middleware
+	// AskMiddleware wraps the sending of every request the server sends
+	// the client of a legacy session while serving one of its requests
+	// (elicitation, sampling, roots), in order: the first is outermost.
+	// Modern requests ask inside their input_required results, which
+	// Middleware sees.
+	AskMiddleware []AskMiddleware
 	// Sessions are called as legacy sessions start and end, and on the
 	// notifications a client sends about its session.
 	Sessions SessionHooks
@@ -129,8 +135,9 @@ type Server struct {
 	hub   hub
 	tasks taskHost // the task surfaces; tasks.rt is nil when Options.Tasks is
 
-	methods customMethods // added with AddMethod
-	chain   MethodHandler // Options.Middleware around handleMessage; nil without middleware
+	methods  customMethods // added with AddMethod
+	chain    MethodHandler // Options.Middleware around handleMessage; nil without middleware
+	askChain AskHandler    // Options.AskMiddleware around sendAsk; nil without any
 }
 
 // New returns a server that identifies itself as info. opts may be nil.
@@ -171,6 +178,7 @@ func New(info mcp.Implementation, opts *Options) *Server {
 	s.hub.init()
 	s.tasks.init(s.opts.Tasks)
 	s.chain = wrap.Chain(s.opts.Middleware, s.handleMessage)
+	s.askChain = wrap.Chain(s.opts.AskMiddleware, sendAsk)
 	return s
 }
 

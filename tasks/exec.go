@@ -160,7 +160,7 @@ func (x *Exec) claim(ctx context.Context, request json.RawMessage, canon jsontex
 	}
 	rt.audit(ctx, "input requested", rec, slog.String("key", key))
 	if was != StatusInputRequired {
-		rt.cfg.observer.TaskTransition(was, StatusInputRequired)
+		rt.transition(rec, was, StatusInputRequired)
 	}
 	rt.publish(ctx, x.rn.id, SignalStatus)
 	return key, nil, wait, nil

@@ -58,9 +58,9 @@ func (r *Runtime) deleteExpired(ctx context.Context) bool {
 			return false
 		}
 		for _, d := range gone {
-			r.audit(ctx, "expired", &Record{ID: d.ID, Principal: d.Principal, Method: d.Method, Name: d.Name},
-				slog.String("status", string(d.Status)))
-			r.cfg.observer.TaskTransition(d.Status, "")
+			rec := &Record{ID: d.ID, Principal: d.Principal, Method: d.Method, Name: d.Name}
+			r.audit(ctx, "expired", rec, slog.String("status", string(d.Status)))
+			r.transition(rec, d.Status, "")
 		}
 		if len(gone) < deleteBatch {
 			return true
@@ -75,7 +75,7 @@ func (r *Runtime) deleteExpired(ctx context.Context) bool {
 func (r *Runtime) expire(ctx context.Context, id string) bool {
 	now := r.now()
 	var was Status
-	_, err := r.mutate(ctx, id, func(rec *Record) error {
+	rec, err := r.mutate(ctx, id, func(rec *Record) error {
 		if rec.ExpiresAt.IsZero() || rec.ExpiresAt.After(now) || rec.Status.Terminal() {
 			return errUnchanged
 		}
@@ -87,7 +87,7 @@ func (r *Runtime) expire(ctx context.Context, id string) bool {
 	})
 	switch {
 	case err == nil:
-		r.cfg.observer.TaskTransition(was, StatusCancelled)
+		r.transition(rec, was, StatusCancelled)
 		r.publish(ctx, id, SignalCancel)
 		if rn := r.localRun(id); rn != nil {
 			rn.stop(ErrExpired)

@@ -203,6 +203,6 @@ func (r *Runtime) failLost(ctx context.Context, rec *Record) {
 	}
 	r.audit(ctx, "failed", failed, slog.String("reason", msg), slog.String("lost_instance", lost))
 	r.cfg.observer.LeaseLost()
-	r.cfg.observer.TaskTransition(was, StatusFailed)
+	r.transition(failed, was, StatusFailed)
 	r.publish(ctx, rec.ID, SignalStatus)
 }

@@ -34,3 +34,38 @@ func (NopObserver) LeaseLost() {}
 
 // StoreCall implements Observer.
 func (NopObserver) StoreCall(op string, elapsed time.Duration, err error) {}
+
+// TaskObserver is an Observer that also learns which task each status
+// change is about, for metrics labelled by tool or timed per task. The
+// Runtime calls TaskChanged in place of TaskTransition on an Observer that
+// implements it.
+type TaskObserver interface {
+	Observer
+	TaskChanged(c TaskChange)
+}
+
+// TaskChange is one status change this instance wrote, as a TaskObserver
+// sees it.
+type TaskChange struct {
+	// ID, Method and Name identify the task and what it runs (for
+	// tools/call, Name is the tool).
+	ID, Method, Name string
+	// From is "" when the task was created, To is "" when it was deleted.
+	From, To Status
+	// IsError reports a completed task whose result is a tool error.
+	IsError bool
+	// CreatedAt is when the task was created, UpdatedAt when this change
+	// was written (when it was deleted: its last change).
+	CreatedAt, UpdatedAt time.Time
+}
+
+// transition reports a status change of rec to the Observer.
+func (r *Runtime) transition(rec *Record, from, to Status) {
+	o, ok := r.cfg.observer.(TaskObserver)
+	if !ok {
+		r.cfg.observer.TaskTransition(from, to)
+		return
+	}
+	o.TaskChanged(TaskChange{ID: rec.ID, Method: rec.Method, Name: rec.Name, From: from, To: to,
+		IsError: rec.IsError, CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt})
+}

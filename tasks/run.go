@@ -237,7 +237,7 @@ func (rn *run) settle(res Result, err error) {
 		} else {
 			rt.audit(ctx, "failed", rec, slog.String("reason", rec.StatusMessage))
 		}
-		rt.cfg.observer.TaskTransition(was, rec.Status)
+		rt.transition(rec, was, rec.Status)
 		rt.publish(ctx, rn.id, SignalStatus)
 	}
 }

@@ -186,7 +186,7 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 		}
 		return Task{}, fmt.Errorf("tasks: creating the task: %w", err)
 	}
-	r.cfg.observer.TaskTransition("", StatusWorking)
+	r.transition(rec, "", StatusWorking)
 	r.audit(ctx, "created", rec, slog.Duration("ttl", r.ttl(req.TTL)))
 	rn.launch(rec.LeaseExpiresAt)
 	return taskOf(rec.Clone()), nil
@@ -258,7 +258,7 @@ func (r *Runtime) Cancel(ctx context.Context, principal, id string) (Task, error
 		return Task{}, err
 	}
 	r.audit(ctx, "cancelled", rec)
-	r.cfg.observer.TaskTransition(was, StatusCancelled)
+	r.transition(rec, was, StatusCancelled)
 	r.publish(ctx, id, SignalCancel)
 	if rn := r.localRun(id); rn != nil {
 		rn.stop(ErrCancelled)
@@ -312,7 +312,7 @@ func (r *Runtime) Answer(ctx context.Context, principal, id string, responses ma
 	}
 	r.audit(ctx, "input answered", rec, slog.Any("keys", answered))
 	if was != rec.Status {
-		r.cfg.observer.TaskTransition(was, rec.Status)
+		r.transition(rec, was, rec.Status)
 	}
 	r.publish(ctx, id, SignalInput)
 	if rn := r.localRun(id); rn != nil {

@@ -282,6 +282,10 @@ func params(dir string, setup func(*testscript.Env) error) testscript.Params {
 				return err
 			}
 			env.Setenv("WEFT_OAUTH_PORT", port)
+			if port, err = freePort(); err != nil {
+				return err
+			}
+			env.Setenv("METRICS_PORT", port)
 			if setup != nil {
 				return setup(env)
 			}
@@ -297,6 +301,7 @@ func params(dir string, setup func(*testscript.Env) error) testscript.Params {
 			"waitmatch":  cmdWaitMatch,
 			"mark":       cmdMark,
 			"elapsed":    cmdElapsed,
+			"scrape":     cmdScrape,
 		},
 	}
 }

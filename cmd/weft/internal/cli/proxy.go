@@ -51,6 +51,12 @@ The proxy stops when the wrapped server exits, and on SIGINT or SIGTERM.
 			defer cancel(nil)
 			logger := e.logger()
 			f.stdio = f.http == ""
+			met, err := startMetrics(f.metrics, e.stderr, logger)
+			if err != nil {
+				return err
+			}
+			defer met.Close()
+			f.settings.Observer = met.observer()
 			rt, err := store.OpenRuntime(ctx, f.store, store.EndpointFile("proxy", f.http, args), f.settings, logger)
 			if err != nil {
 				return err
@@ -64,7 +70,7 @@ The proxy stops when the wrapped server exits, and on SIGINT or SIGTERM.
 			if err != nil {
 				return err
 			}
-			p, err := proxy.Connect(ctx, stream, opts)
+			p, err := proxy.Connect(ctx, stream, met.instrument(opts))
 			if err != nil {
 				return err
 			}

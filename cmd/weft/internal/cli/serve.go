@@ -26,6 +26,7 @@ type listenFlags struct {
 	http      string
 	stdio     bool
 	readyFile string
+	metrics   string // --metrics: where to serve Prometheus metrics
 	store     string
 	settings  store.Settings
 	// authIssuer, when set, protects the HTTP endpoint with OAuth: tokens
@@ -56,6 +57,7 @@ func (f *listenFlags) add(cmd *cobra.Command, withStdio bool) {
 	cmd.Flags().StringSliceVar(&f.authScopes, "auth-scope", nil, "with --auth-issuer, a scope every request's token must grant (repeat, or separate with commas)")
 	cmd.Flags().BoolVar(&f.authAnyType, "auth-any-token-type", false,
 		`with --auth-issuer, accept tokens whatever their JOSE typ header says; by default they must be typed "at+jwt" (RFC 9068), which some issuers do not do`)
+	cmd.Flags().StringVar(&f.metrics, "metrics", "", metricsUsage)
 	cmd.Flags().StringVar(&f.readyFile, "ready-file", "", "with --http, write the endpoint's URL to this file once listening (for scripts)")
 	cmd.Flags().StringVar(&f.store, "store", "", store.Usage+store.DefaultUsage(cmd.Name()))
 	cmd.Flags().StringVar(&f.settings.Instance, "instance", "",
@@ -97,13 +99,20 @@ its server was lost. Give each server its own --instance name.
   weft serve --http 127.0.0.1:8080 --store memory
   weft serve --http 0.0.0.0:8080 --store redis://127.0.0.1:6379/0 --instance "$(hostname)" --lease 10s
   weft serve --http 0.0.0.0:8080 --allow-origin https://app.example.com --max-sessions-per-client 20
-  weft serve --stdio --store sqlite:./tasks.db`,
+  weft serve --stdio --store sqlite:./tasks.db
+  weft serve --http 127.0.0.1:8080 --metrics 127.0.0.1:9464`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
 			if (f.http == "") == !f.stdio {
 				return usageError("give exactly one of --http ADDR or --stdio")
 			}
 			logger := e.logger()
+			met, err := startMetrics(f.metrics, e.stderr, logger)
+			if err != nil {
+				return err
+			}
+			defer met.Close()
+			f.settings.Observer = met.observer()
 			rt, err := store.OpenRuntime(cmd.Context(), f.store, store.EndpointFile("serve", f.http, nil), f.settings, logger)
 			if err != nil {
 				return err
@@ -113,7 +122,7 @@ its server was lost. Give each server its own --instance name.
 			if err := f.shareSessions(cmd.Context(), rt.Store, opts); err != nil {
 				return err
 			}
-			srv := example.New(opts)
+			srv := example.New(met.instrument(opts))
 			return serveServer(cmd.Context(), e, srv, &f, rt.Store.Description, logger)
 		}),
 	}

@@ -47,6 +47,9 @@ type Settings struct {
 	MaxTasksPerPrincipal int
 	MaxTasks             int
 	MaxTTL               time.Duration
+
+	// Observer receives the runtime's metrics; nil means none.
+	Observer tasks.Observer
 }
 
 // check rejects settings the runtime cannot work with, saying what to give.
@@ -69,6 +72,9 @@ func (s Settings) options(logger *slog.Logger) []tasks.Option {
 	if s.Lease != 0 {
 		third := s.Lease / 3
 		opts = append(opts, tasks.WithLease(s.Lease, third), tasks.WithSweepInterval(min(third, tasks.DefaultSweepInterval)))
+	}
+	if s.Observer != nil {
+		opts = append(opts, tasks.WithObserver(s.Observer))
 	}
 	return opts
 }

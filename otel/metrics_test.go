@@ -1,0 +1,77 @@
+package otel_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+
+	"github.com/weftmcp/weft/client"
+	"github.com/weftmcp/weft/mcp"
+	weftotel "github.com/weftmcp/weft/otel"
+	"github.com/weftmcp/weft/server"
+	"github.com/weftmcp/weft/server/servertest"
+)
+
+// histogramCounts returns the sample count of each data point of the
+// histogram name, keyed by the value of attribute key.
+func histogramCounts(t *testing.T, reader sdkmetric.Reader, name, key string) map[string]uint64 {
+	t.Helper()
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]uint64{}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			h, ok := m.Data.(metricdata.Histogram[float64])
+			if !ok || m.Name != name {
+				continue
+			}
+			for _, p := range h.DataPoints {
+				v, _ := p.Attributes.Value(attribute.Key(key))
+				counts[v.Emit()] += p.Count
+			}
+		}
+	}
+	return counts
+}
+
+func TestOperationAndSessionDurationsAreRecorded(t *testing.T) {
+	reader := sdkmetric.NewManualReader()
+	si, err := weftotel.New(&weftotel.Options{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan server.SessionInfo, 1)
+	hooks := si.SessionHooks()
+	s := server.New(mcp.Implementation{Name: "timed", Version: "1.0.0"}, &server.Options{
+		Middleware: []server.Middleware{si.ServerMiddleware()},
+		Sessions: server.SessionHooks{Start: hooks.Start, End: func(info server.SessionInfo) {
+			hooks.End(info)
+			ended <- info
+		}},
+	})
+	server.AddTool(s, &mcp.Tool{Name: "noop"}, func(ctx context.Context, r *server.Request, _ struct{}) (string, error) { return "", nil })
+	cs, _ := servertest.Connect(t, s, &client.Options{ProtocolVersion: mcp.Version20251125})
+	for range 3 {
+		if _, err := client.CallTool[string](context.Background(), cs, "noop", struct{}{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := histogramCounts(t, reader, "mcp.server.operation.duration", weftotel.AttrToolName)["noop"]; got != 3 {
+		t.Errorf("mcp.server.operation.duration has %d samples for tool noop, want 3", got)
+	}
+	cs.Close()
+	select {
+	case <-ended:
+	case <-time.After(servertest.Timeout):
+		t.Fatalf("the session did not end within %v of the client closing", servertest.Timeout)
+	}
+	if got := histogramCounts(t, reader, "mcp.server.session.duration", weftotel.AttrProtocolVersion)["2025-11-25"]; got != 1 {
+		t.Errorf("mcp.server.session.duration has %d samples for 2025-11-25, want 1", got)
+	}
+}

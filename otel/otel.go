@@ -1,0 +1,249 @@
+package otel
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/weftmcp/weft/jsonrpc"
+	"github.com/weftmcp/weft/mcp"
+)
+
+// scope is the instrumentation scope of the tracer and meter.
+const scope = "github.com/weftmcp/weft/otel"
+
+// Attribute keys of the semantic conventions for MCP.
+const (
+	AttrMethodName      = "mcp.method.name"
+	AttrSessionID       = "mcp.session.id"
+	AttrProtocolVersion = "mcp.protocol.version"
+	AttrRequestID       = "jsonrpc.request.id"
+	AttrToolName        = "gen_ai.tool.name"
+	AttrPromptName      = "gen_ai.prompt.name"
+	AttrOperationName   = "gen_ai.operation.name"
+	AttrErrorType       = "error.type"
+	AttrStatusCode      = "rpc.response.status_code"
+	// AttrTaskStatus is weft's own: a task's final status.
+	AttrTaskStatus = "mcp.task.status"
+)
+
+// durationBuckets are the bucket boundaries the conventions give every MCP
+// duration histogram, in seconds.
+var durationBuckets = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300}
+
+// Options configure an Instrumentation; nil fields take OpenTelemetry's
+// global providers and propagator.
+type Options struct {
+	TracerProvider trace.TracerProvider
+	MeterProvider  metric.MeterProvider
+	Propagator     propagation.TextMapPropagator
+}
+
+// Instrumentation makes the middleware and observers that trace and
+// measure weft servers and clients. One serves any number of them.
+type Instrumentation struct {
+	tracer     trace.Tracer
+	propagator propagation.TextMapPropagator
+
+	clientDuration  metric.Float64Histogram
+	serverDuration  metric.Float64Histogram
+	sessionDuration metric.Float64Histogram
+	tasks           *taskMetrics
+}
+
+// New returns an Instrumentation; opts may be nil. It fails only when the
+// meter provider refuses an instrument.
+func New(opts *Options) (*Instrumentation, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.TracerProvider == nil {
+		o.TracerProvider = otel.GetTracerProvider()
+	}
+	if o.MeterProvider == nil {
+		o.MeterProvider = otel.GetMeterProvider()
+	}
+	if o.Propagator == nil {
+		o.Propagator = otel.GetTextMapPropagator()
+	}
+	meter := o.MeterProvider.Meter(scope)
+	i := &Instrumentation{tracer: o.TracerProvider.Tracer(scope), propagator: o.Propagator}
+	var err error
+	histogram := func(name, desc string) metric.Float64Histogram {
+		if err != nil {
+			return nil
+		}
+		var h metric.Float64Histogram
+		h, err = meter.Float64Histogram(name, metric.WithUnit("s"), metric.WithDescription(desc),
+			metric.WithExplicitBucketBoundaries(durationBuckets...))
+		return h
+	}
+	i.clientDuration = histogram("mcp.client.operation.duration", "The duration of an MCP request or notification as seen from the sender.")
+	i.serverDuration = histogram("mcp.server.operation.duration", "The duration of an MCP request or notification as seen from the receiver.")
+	i.sessionDuration = histogram("mcp.server.session.duration", "The duration of an MCP session as seen by the server.")
+	if err != nil {
+		return nil, err
+	}
+	if i.tasks, err = newTaskMetrics(meter); err != nil {
+		return nil, err
+	}
+	return i, nil
+}
+
+// operation is what a span and a duration measurement say about one message.
+type operation struct {
+	method, version, session string
+	tool, prompt             string
+	id                       jsonrpc.ID
+}
+
+// spanName is the conventions' span name: the method, then the tool or
+// prompt when there is one.
+func (op *operation) spanName() string {
+	switch {
+	case op.tool != "":
+		return op.method + " " + op.tool
+	case op.prompt != "":
+		return op.method + " " + op.prompt
+	}
+	return op.method
+}
+
+// attributes are the operation's metric attributes; span adds the
+// span-only ones (session and request IDs).
+func (op *operation) attributes(span bool) []attribute.KeyValue {
+	attrs := make([]attribute.KeyValue, 0, 8)
+	attrs = append(attrs, attribute.String(AttrMethodName, op.method))
+	if op.version != "" {
+		attrs = append(attrs, attribute.String(AttrProtocolVersion, op.version))
+	}
+	if op.tool != "" {
+		attrs = append(attrs, attribute.String(AttrToolName, op.tool), attribute.String(AttrOperationName, "execute_tool"))
+	}
+	if op.prompt != "" {
+		attrs = append(attrs, attribute.String(AttrPromptName, op.prompt))
+	}
+	if span && op.session != "" {
+		attrs = append(attrs, attribute.String(AttrSessionID, op.session))
+	}
+	if span && op.id.IsValid() && !op.id.IsNull() {
+		attrs = append(attrs, attribute.String(AttrRequestID, op.id.String()))
+	}
+	return attrs
+}
+
+// outcome is how an operation ended, as error.type and the span status say.
+type outcome struct {
+	errorType string // "" on success
+	code      string // the JSON-RPC error code, "" when there is none
+	message   string // the status description
+}
+
+// classify turns a handler's or a call's error into an outcome. serverSide
+// applies the server's rule: the caller's faults (-32700, -32600, -32601,
+// -32602, -32002) are not errors there.
+func classify(err error, toolError, serverSide bool) outcome {
+	if err == nil {
+		if toolError {
+			return outcome{errorType: "tool_error", message: "the tool reported an error"}
+		}
+		return outcome{}
+	}
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		code := strconv.FormatInt(je.Code, 10)
+		if serverSide && callerFault(je.Code) {
+			return outcome{code: code}
+		}
+		return outcome{errorType: code, code: code, message: je.Message}
+	}
+	return outcome{errorType: "_OTHER", message: err.Error()}
+}
+
+// callerFault reports a JSON-RPC error code the conventions do not count
+// as the server's error.
+func callerFault(code int64) bool {
+	switch code {
+	case -32700, -32600, -32601, -32602, -32002:
+		return true
+	}
+	return false
+}
+
+// end ends span and records the operation's duration in h.
+func (i *Instrumentation) end(ctx context.Context, span trace.Span, h metric.Float64Histogram, op *operation, start time.Time, out outcome) {
+	attrs := op.attributes(false)
+	if out.code != "" {
+		attrs = append(attrs, attribute.String(AttrStatusCode, out.code))
+	}
+	if out.errorType != "" {
+		attrs = append(attrs, attribute.String(AttrErrorType, out.errorType))
+	}
+	h.Record(ctx, time.Since(start).Seconds(), metric.WithAttributes(attrs...))
+	if span.IsRecording() {
+		if op.id.IsValid() && !op.id.IsNull() {
+			span.SetAttributes(attribute.String(AttrRequestID, op.id.String()))
+		}
+		if out.code != "" {
+			span.SetAttributes(attribute.String(AttrStatusCode, out.code))
+		}
+		if out.errorType != "" {
+			span.SetAttributes(attribute.String(AttrErrorType, out.errorType))
+			span.SetStatus(codes.Error, out.message)
+		}
+	}
+	span.End()
+}
+
+// inject returns the trace context of ctx as _meta members.
+func (i *Instrumentation) inject(ctx context.Context) propagation.MapCarrier {
+	c := propagation.MapCarrier{}
+	i.propagator.Inject(ctx, c)
+	return c
+}
+
+// metaSetter is a message whose _meta can be added to: a client.Request
+// or a server.AskRequest.
+type metaSetter interface {
+	SetMeta(key string, value any) error
+}
+
+// propagate puts the trace context of ctx in msg's _meta. A message whose
+// params cannot carry it is sent without it (the failure is recorded on
+// span): tracing must not break a call.
+func (i *Instrumentation) propagate(ctx context.Context, span trace.Span, msg metaSetter) {
+	for k, v := range i.inject(ctx) {
+		if err := msg.SetMeta(k, v); err != nil {
+			span.RecordError(err)
+			return
+		}
+	}
+}
+
+// extract returns ctx with the trace context found in meta as its remote
+// parent, and a link to the span ctx already carried (an HTTP server span,
+// say) when meta had a context of its own.
+func (i *Instrumentation) extract(ctx context.Context, meta mcp.Meta) (context.Context, []trace.SpanStartOption) {
+	if len(meta) == 0 {
+		return ctx, nil
+	}
+	ambient := trace.SpanContextFromContext(ctx)
+	out := i.propagator.Extract(ctx, metaCarrier(meta))
+	remote := trace.SpanContextFromContext(out)
+	if !remote.IsValid() || remote.Equal(ambient) {
+		return out, nil
+	}
+	if ambient.IsValid() {
+		return out, []trace.SpanStartOption{trace.WithLinks(trace.Link{SpanContext: ambient})}
+	}
+	return out, nil
+}

@@ -1,0 +1,83 @@
+package tasks_test
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/weftmcp/weft/tasks"
+)
+
+// changeObserver is a TaskObserver that records every TaskChange.
+type changeObserver struct {
+	tasks.NopObserver
+	cond
+	mu          sync.Mutex
+	changes     []tasks.TaskChange
+	transitions int // TaskTransition calls, which a TaskObserver must not get
+}
+
+func (o *changeObserver) TaskChanged(c tasks.TaskChange) {
+	o.mu.Lock()
+	o.changes = append(o.changes, c)
+	o.mu.Unlock()
+	o.broadcast()
+}
+
+func (o *changeObserver) TaskTransition(from, to tasks.Status) {
+	o.mu.Lock()
+	o.transitions++
+	o.mu.Unlock()
+}
+
+func TestTaskObserverLearnsWhichTaskChangedAndWhen(t *testing.T) {
+	c := newCluster(t)
+	obs := &changeObserver{}
+	rt := c.instance("a", tasks.WithObserver(obs))
+	rt.Register("tools/call", "ask", func(ctx context.Context, x *tasks.Exec) (tasks.Result, error) {
+		resp, err := x.Ask(ctx, askConfirm)
+		if err != nil {
+			return tasks.Result{}, err
+		}
+		return tasks.Result{Value: resp, IsError: true}, nil
+	}, tasks.Policy{})
+	task := start(t, rt, "alice", "ask")
+	waitFor(t, rt, "alice", task.ID, "the input request", outstanding(1))
+	c.clock.Advance(7 * time.Second) // the wait in input_required
+	if err := rt.Answer(testCtx(t), "alice", task.ID, map[string]json.RawMessage{"input-1": raw(`{"action":"accept"}`)}); err != nil {
+		t.Fatalf("Answer: %v", err)
+	}
+	wait(t, rt, "alice", task.ID)
+	obs.wait(t, "the completion's change", func() bool {
+		obs.mu.Lock()
+		defer obs.mu.Unlock()
+		return len(obs.changes) >= 4
+	})
+
+	obs.mu.Lock()
+	defer obs.mu.Unlock()
+	want := [][2]tasks.Status{{"", tasks.StatusWorking}, {tasks.StatusWorking, tasks.StatusInputRequired},
+		{tasks.StatusInputRequired, tasks.StatusWorking}, {tasks.StatusWorking, tasks.StatusCompleted}}
+	if len(obs.changes) != len(want) {
+		t.Fatalf("changes %+v, want %v", obs.changes, want)
+	}
+	for i, ch := range obs.changes {
+		if [2]tasks.Status{ch.From, ch.To} != want[i] || ch.ID != task.ID || ch.Method != "tools/call" || ch.Name != "ask" {
+			t.Errorf("change %d = %+v, want %s → %s of task %s (tools/call ask)", i, ch, want[i][0], want[i][1], task.ID)
+		}
+		if !ch.CreatedAt.Equal(obs.changes[0].CreatedAt) {
+			t.Errorf("change %d has CreatedAt %v, want the task's %v", i, ch.CreatedAt, obs.changes[0].CreatedAt)
+		}
+	}
+	if waited := obs.changes[2].UpdatedAt.Sub(obs.changes[1].UpdatedAt); waited != 7*time.Second {
+		t.Errorf("the changes into and out of input_required are %v apart, want the 7s the clock moved", waited)
+	}
+	if last := obs.changes[3]; !last.IsError {
+		t.Errorf("the completion of a task whose result is a tool error has IsError false: %+v", last)
+	}
+	if obs.transitions != 0 {
+		t.Errorf("a TaskObserver got %d TaskTransition calls, want none (TaskChanged replaces it)", obs.transitions)
+	}
+}
