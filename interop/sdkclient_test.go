@@ -177,6 +177,13 @@ func checkObservations(t *testing.T, o *observations) {
 	if o.AfterCancel != "echo: still here" {
 		t.Errorf("echo after the cancellation = %q", o.AfterCancel)
 	}
+}
+
+// checkQuestionAndTask asserts the steps only the v1 client script takes
+// (sdk-client.cjs): an elicitation answered in the legacy era, and a task run
+// to its result. The v2 client checks its own (checkModernObservations).
+func checkQuestionAndTask(t *testing.T, o *observations) {
+	t.Helper()
 	if o.Elicitation.Text != "Hello, Ada!" || !slices.Equal(o.Elicitation.Asked, []string{"What is your name?"}) {
 		t.Errorf("elicitation = %+v, want one question answered with Ada", o.Elicitation)
 	}
@@ -193,13 +200,17 @@ func TestTypeScriptClientOverStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkObservations(t, runSDKClient(t, []string{serveEnv + "=stdio"}, "--stdio", self))
+	o := runSDKClient(t, []string{serveEnv + "=stdio"}, "--stdio", self)
+	checkObservations(t, o)
+	checkQuestionAndTask(t, o)
 }
 
 // TestTypeScriptClientOverStreamableHTTP: the official TypeScript SDK
 // client drives weft's server over Streamable HTTP.
 func TestTypeScriptClientOverStreamableHTTP(t *testing.T) {
-	checkObservations(t, runSDKClient(t, nil, "--http", serveHTTP(t)))
+	o := runSDKClient(t, nil, "--http", serveHTTP(t))
+	checkObservations(t, o)
+	checkQuestionAndTask(t, o)
 }
 
 // TestTypeScriptClientOverWebSocket: the TypeScript SDK v1
@@ -207,5 +218,7 @@ func TestTypeScriptClientOverStreamableHTTP(t *testing.T) {
 // drives weft's server on its Streamable HTTP endpoint: tools, progress,
 // cancellation, an elicitation and a task.
 func TestTypeScriptClientOverWebSocket(t *testing.T) {
-	checkObservations(t, runSDKClient(t, nil, "--ws", "ws"+strings.TrimPrefix(serveHTTP(t), "http")))
+	o := runSDKClient(t, nil, "--ws", "ws"+strings.TrimPrefix(serveHTTP(t), "http"))
+	checkObservations(t, o)
+	checkQuestionAndTask(t, o)
 }
