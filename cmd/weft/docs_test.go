@@ -372,15 +372,22 @@ var outputNormalizers = []struct {
 	{regexp.MustCompile(`[ \t]+\n`), "\n"},
 }
 
+// workingLineRE matches a line in which a followed task reports that it is
+// working, with or without a progress message.
+var workingLineRE = regexp.MustCompile(`^\s+\S+: working(: .*)?$`)
+
 // normalizeOutput normalizes an output for comparison, and folds repeated
-// lines (progress reported more or less often) into one.
+// lines (progress reported more or less often) into one. It drops the
+// lines of a followed task that is working: a follower polls, so on a busy
+// machine it may see a short state (working before input_required, one
+// second's progress) or miss it; the states that last are compared.
 func normalizeOutput(s string) string {
 	for _, n := range outputNormalizers {
 		s = n.re.ReplaceAllString(s, n.with)
 	}
 	var out []string
 	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
-		if len(out) > 0 && out[len(out)-1] == l {
+		if workingLineRE.MatchString(l) || len(out) > 0 && out[len(out)-1] == l {
 			continue
 		}
 		out = append(out, l)
