@@ -4,7 +4,7 @@
 # while one busy loop per core competes for the CPU. Run it on the packages
 # you touch when you change concurrent code.
 #
-#   scripts/stress.sh [-count N] [-cpu LIST] [-run REGEXP] [-timeout D] PACKAGE...
+#   scripts/stress.sh [-count N] [-cpu LIST] [-run REGEXP] [-skip REGEXP] [-timeout D] PACKAGE...
 #
 # PACKAGE is anything go test takes (./jsonrpc, ./server/..., or a package of
 # another module of the workspace, such as ./taskstore/sqlite). Defaults:
@@ -28,6 +28,7 @@ main() {
   count=20
   cpu=1,2,4
   run=
+  skip=
   timeout=20m
   pkgs=()
   while [ $# -gt 0 ]; do
@@ -35,6 +36,7 @@ main() {
       -count) count=$2; shift 2 ;;
       -cpu) cpu=$2; shift 2 ;;
       -run) run=$2; shift 2 ;;
+      -skip) skip=$2; shift 2 ;;
       -timeout) timeout=$2; shift 2 ;;
       -h | -help | --help)
         sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'
@@ -69,13 +71,13 @@ main() {
     bash -c 'while :; do :; done' &
     hogs+=($!)
   done
-  echo "== stress: $n busy loops running; go test -race -count=$count -cpu $cpu${run:+ -run $run} on ${pkgs[*]}"
+  echo "== stress: $n busy loops running; go test -race -count=$count -cpu $cpu${run:+ -run $run}${skip:+ -skip $skip} on ${pkgs[*]}"
 
   failed=()
   for pkg in "${pkgs[@]}"; do
     start=$SECONDS
     echo "-- $pkg"
-    go test -race -count="$count" -cpu "$cpu" ${run:+-run "$run"} -timeout "$timeout" "$pkg" &
+    go test -race -count="$count" -cpu "$cpu" ${run:+-run "$run"} ${skip:+-skip "$skip"} -timeout "$timeout" "$pkg" &
     testing=$!
     if ! wait "$testing"; then
       failed+=("$pkg")

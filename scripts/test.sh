@@ -98,7 +98,11 @@ main() {
   # time). Hence 20 runs of jsonrpc and tasks, 10 of server, 5 of
   # transport/streamable.
   if [ "${STRESS:-}" = 1 ] || { [ "${CI:-}" = true ] && [ "${STRESS:-}" != 0 ]; }; then
-    stage "stress: jsonrpc, tasks" scripts/stress.sh -count 20 ./jsonrpc ./tasks
+    stage "stress: jsonrpc" scripts/stress.sh -count 20 ./jsonrpc
+    # The shutdown test with 10,000 tasks runs in a synctest bubble (its
+    # timing is the bubble's, not the machine's) and, run 60 times in one
+    # process, holds over 12 GiB: it runs once in the -race stage instead.
+    stage "stress: tasks" scripts/stress.sh -count 20 -skip 'TenThousand' ./tasks
     stage "stress: server" scripts/stress.sh -count 10 ./server
     stage "stress: transport/streamable" scripts/stress.sh -count 5 ./transport/streamable
   else
