@@ -30,11 +30,9 @@ func newPrompts(e *env) *cobra.Command {
 			return withSession(cmd.Context(), e, t, &out, client.Options{}, func(s *client.Session) error {
 				list := []*mcp.Prompt{}
 				if s.ServerCapabilities().Prompts != nil {
-					for p, err := range s.Prompts(cmd.Context()) {
-						if err != nil {
-							return protocolError("listing prompts", err)
-						}
-						list = append(list, p)
+					var err error
+					if list, err = collect(s.Prompts(cmd.Context()), "prompts"); err != nil {
+						return err
 					}
 				}
 				if !out.human(e) {

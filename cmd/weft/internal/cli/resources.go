@@ -30,17 +30,12 @@ func newResources(e *env) *cobra.Command {
 				ctx := cmd.Context()
 				resources, templates := []*mcp.Resource{}, []*mcp.ResourceTemplate{}
 				if s.ServerCapabilities().Resources != nil {
-					for r, err := range s.Resources(ctx) {
-						if err != nil {
-							return protocolError("listing resources", err)
-						}
-						resources = append(resources, r)
+					var err error
+					if resources, err = collect(s.Resources(ctx), "resources"); err != nil {
+						return err
 					}
-					for r, err := range s.ResourceTemplates(ctx) {
-						if err != nil {
-							return protocolError("listing resource templates", err)
-						}
-						templates = append(templates, r)
+					if templates, err = collect(s.ResourceTemplates(ctx), "resource templates"); err != nil {
+						return err
 					}
 				}
 				if !out.human(e) {

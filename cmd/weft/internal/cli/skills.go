@@ -76,12 +76,9 @@ func newSkills(e *env) *cobra.Command {
 
 // listSkills prints every skill the server lists.
 func listSkills(ctx context.Context, e *env, out *outputFlags, s *client.Session) error {
-	skills := []*mcp.Skill{}
-	for sk, err := range s.Skills(ctx) {
-		if err != nil {
-			return protocolError("listing skills", err)
-		}
-		skills = append(skills, sk)
+	skills, err := collect(s.Skills(ctx), "skills")
+	if err != nil {
+		return err
 	}
 	if !out.human(e) {
 		return printJSON(e.stdout, struct {

@@ -38,11 +38,12 @@ func newTasksList(e *env) *cobra.Command {
 				out.protocol = mcp.Version20251125
 			}
 			return withSession(cmd.Context(), e, t, &out, client.Options{}, func(s *client.Session) error {
-				views := []taskView{}
-				for st, err := range s.Tasks(cmd.Context()) {
-					if err != nil {
-						return protocolError("listing tasks", err)
-					}
+				tasks, err := collect(s.Tasks(cmd.Context()), "tasks")
+				if err != nil {
+					return err
+				}
+				views := make([]taskView, 0, len(tasks))
+				for _, st := range tasks {
 					views = append(views, viewOf(st))
 				}
 				if !out.human(e) {

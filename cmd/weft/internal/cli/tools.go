@@ -36,12 +36,9 @@ its whole description and each argument's type and description.
 				return usageError("unexpected arguments %q; tools takes the server and at most one tool's name", rest[1:])
 			}
 			return withSession(cmd.Context(), e, t, &out, client.Options{}, func(s *client.Session) error {
-				list := []*mcp.Tool{}
-				for tool, err := range s.Tools(cmd.Context()) {
-					if err != nil {
-						return protocolError("listing tools", err)
-					}
-					list = append(list, tool)
+				list, err := collect(s.Tools(cmd.Context()), "tools")
+				if err != nil {
+					return err
 				}
 				if len(rest) == 1 {
 					return describeTool(e, &out, list, rest[0])
