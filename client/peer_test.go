@@ -83,12 +83,19 @@ func (p *peer) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 }
 
 // requests returns the requests for method received so far.
-func (p *peer) requests(method string) []*jsonrpc.Request {
+func (p *peer) requests(method string) []*jsonrpc.Request { return p.receivedOf(method, false) }
+
+// notifications returns the notifications for method received so far.
+func (p *peer) notifications(method string) []*jsonrpc.Request { return p.receivedOf(method, true) }
+
+// receivedOf returns the messages for method received so far: the
+// notifications when notes, else the requests.
+func (p *peer) receivedOf(method string, notes bool) []*jsonrpc.Request {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []*jsonrpc.Request
 	for _, r := range p.received {
-		if r.Method == method && !r.IsNotification() {
+		if r.Method == method && r.IsNotification() == notes {
 			out = append(out, r)
 		}
 	}
