@@ -104,3 +104,40 @@ func TestReaderBoundsEventSize(t *testing.T) {
 		t.Fatalf("an unbounded reader read %d bytes, %v; want the 20000-byte line", len(ev.Data), err)
 	}
 }
+
+func TestReaderTakesEveryLineEndTheFormatNames(t *testing.T) {
+	// CRLF, LF and a lone CR each end a line; a CR at the end of what has
+	// arrived ends its line without waiting for the next byte.
+	in := "id: 1\rdata: a\rdata: b\r\r" + "data: c\r\n\r\n" + "data: d\n\n" + "data: e\r\r"
+	r := NewReader(strings.NewReader(in), 0)
+	for _, want := range []string{"a\nb", "c", "d", "e"} {
+		ev, err := r.Next()
+		if err != nil || string(ev.Data) != want {
+			t.Fatalf("got %q, %v; want %q", ev.Data, err, want)
+		}
+	}
+	if r.LastID() != "1" {
+		t.Errorf("LastID %q, want 1", r.LastID())
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("after the last event: %v, want io.EOF", err)
+	}
+
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	events := make(chan string)
+	go func() {
+		ev, err := NewReader(pr, 0).Next()
+		if err != nil {
+			events <- err.Error()
+			return
+		}
+		events <- string(ev.Data)
+	}()
+	if _, err := pw.Write([]byte("data: live\r\r")); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-events; got != "live" {
+		t.Fatalf("an event ended by CR CR, with the stream still open, read as %q", got)
+	}
+}

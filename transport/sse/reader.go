@@ -15,15 +15,20 @@ var ErrEventTooLarge = errors.New("sse: event too large")
 
 // Reader reads server-sent events from an event stream.
 //
-// Lines end with LF or CRLF (a lone CR is not taken as a line end). Comment
-// lines (starting with ':') and unknown fields are ignored. A Reader is not
-// safe for concurrent use.
+// Lines end with CRLF, LF or a lone CR, as the event stream format says.
+// Comment lines (starting with ':') and unknown fields are ignored. A Reader
+// is not safe for concurrent use.
 type Reader struct {
 	br     *bufio.Reader
 	max    int
 	lastID string
 	retry  int
 	data   []byte
+	long   []byte // a line longer than br's buffer, collected
+	// afterCR is set when the last line ended with CR: an LF that follows
+	// belongs to that line end. It is checked when the next line is read,
+	// so an event ending in a lone CR is not held back waiting for a byte.
+	afterCR bool
 }
 
 // NewReader returns a Reader of r that refuses events whose data is longer
@@ -102,28 +107,42 @@ func (r *Reader) Next() (Event, error) {
 // readLine returns the next line without its line end. The returned slice is
 // valid until the next read.
 func (r *Reader) readLine() ([]byte, error) {
-	line, err := r.br.ReadSlice('\n')
-	if err == bufio.ErrBufferFull {
-		// A line longer than the buffer: collect it, within the limit.
-		long := append([]byte(nil), line...)
-		for err == bufio.ErrBufferFull {
-			if r.max > 0 && len(long) > r.max+64 {
-				return nil, fmt.Errorf("%w: a line is longer than %d bytes", ErrEventTooLarge, r.max)
+	if r.afterCR {
+		r.afterCR = false
+		b, err := r.br.ReadByte()
+		if err != nil {
+			return nil, err
+		}
+		if b != '\n' {
+			_ = r.br.UnreadByte() // cannot fail right after ReadByte
+		}
+	}
+	r.long = r.long[:0]
+	for {
+		if r.br.Buffered() == 0 {
+			if _, err := r.br.Peek(1); err != nil {
+				if err == io.EOF && len(r.long) > 0 {
+					return nil, io.ErrUnexpectedEOF
+				}
+				return nil, err
 			}
-			line, err = r.br.ReadSlice('\n')
-			long = append(long, line...)
 		}
-		line = long
-	}
-	if err != nil {
-		if err == io.EOF && len(line) > 0 {
-			return nil, io.ErrUnexpectedEOF
+		buf, _ := r.br.Peek(r.br.Buffered())
+		if i := bytes.IndexAny(buf, "\r\n"); i >= 0 {
+			r.afterCR = buf[i] == '\r'
+			line := buf[:i]
+			if len(r.long) > 0 {
+				r.long = append(r.long, line...)
+				line = r.long
+			}
+			_, _ = r.br.Discard(i + 1) // the bytes are buffered; the slice stays valid until the next fill
+			return line, nil
 		}
-		return nil, err
+		// No line end in the buffer: collect what it holds, within the limit.
+		if r.max > 0 && len(r.long)+len(buf) > r.max+64 {
+			return nil, fmt.Errorf("%w: a line is longer than %d bytes", ErrEventTooLarge, r.max)
+		}
+		r.long = append(r.long, buf...)
+		_, _ = r.br.Discard(len(buf))
 	}
-	line = line[:len(line)-1]
-	if n := len(line); n > 0 && line[n-1] == '\r' {
-		line = line[:n-1]
-	}
-	return line, nil
 }
