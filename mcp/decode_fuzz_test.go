@@ -12,9 +12,6 @@ import (
 
 // fuzzedTypes are the params and results of the main requests, decoded
 // from the wire as the server and the client decode them.
-// ProgressNotificationParams is left out: it decodes without its required
-// progressToken but then refuses to encode, which this target would report
-// at once.
 var fuzzedTypes = []func() any{
 	func() any { return new(InitializeParams) }, func() any { return new(InitializeResult) },
 	func() any { return new(CallToolParams) }, func() any { return new(CallToolResult) },
@@ -28,7 +25,7 @@ var fuzzedTypes = []func() any{
 	func() any { return new(GetTaskParams) }, func() any { return new(ExtGetTaskResult) },
 	func() any { return new(UpdateTaskParams) }, func() any { return new(CreateTaskResult) },
 	func() any { return new(CancelledNotificationParams) },
-	func() any { return new(InputRequiredResult) },
+	func() any { return new(InputRequiredResult) }, func() any { return new(ProgressNotificationParams) },
 }
 
 // FuzzDecodeParamsAndResults decodes any JSON into the params and results

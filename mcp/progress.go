@@ -1,9 +1,11 @@
 package mcp
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
+	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/weftmcp/weft/internal/jsonkind"
@@ -81,4 +83,25 @@ type ProgressNotificationParams struct {
 	Total float64 `json:"total,omitzero"`
 	// Message describes the current progress (2025-03-26+).
 	Message string `json:"message,omitempty"`
+}
+
+// progressFields is ProgressNotificationParams without its JSON methods.
+type progressFields ProgressNotificationParams
+
+// MarshalJSONTo encodes the params; without a progressToken it fails.
+func (p ProgressNotificationParams) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return json.MarshalEncode(enc, (*progressFields)(&p))
+}
+
+// UnmarshalJSONFrom decodes the params and refuses them without the
+// progressToken the schema requires: such params could never be encoded,
+// nor tied to a request.
+func (p *ProgressNotificationParams) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if err := json.UnmarshalDecode(dec, (*progressFields)(p)); err != nil {
+		return err
+	}
+	if !p.ProgressToken.IsValid() {
+		return errors.New("notifications/progress params have no progressToken; the schema requires one")
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/go-json-experiment/json"
@@ -55,5 +56,12 @@ func TestProgressNotificationParams(t *testing.T) {
 	p = roundTrip[ProgressNotificationParams](t, `{"progressToken":42,"progress":0.25}`, "")
 	if p.ProgressToken != Int64ProgressToken(42) {
 		t.Errorf("token = %s", p.ProgressToken)
+	}
+	for _, missing := range []string{`{"progress":1}`, `{"progressToken":null,"progress":1}`, `{}`} {
+		var p ProgressNotificationParams
+		err := json.Unmarshal([]byte(missing), &p)
+		if err == nil || !strings.Contains(err.Error(), "progressToken") {
+			t.Errorf("%s decoded with error %v; want one naming the missing progressToken", missing, err)
+		}
 	}
 }

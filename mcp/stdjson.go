@@ -368,3 +368,9 @@ func (d URLElicitationRequiredData) MarshalJSON() ([]byte, error) { return marsh
 
 // UnmarshalJSON decodes the data for encoding/json as UnmarshalJSONFrom does.
 func (d *URLElicitationRequiredData) UnmarshalJSON(data []byte) error { return json.Unmarshal(data, d) }
+
+// MarshalJSON encodes the params for encoding/json as MarshalJSONTo does.
+func (p ProgressNotificationParams) MarshalJSON() ([]byte, error) { return marshalStd(&p) }
+
+// UnmarshalJSON decodes the params for encoding/json as UnmarshalJSONFrom does.
+func (p *ProgressNotificationParams) UnmarshalJSON(data []byte) error { return json.Unmarshal(data, p) }
