@@ -5,6 +5,7 @@ import (
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -200,37 +201,63 @@ func legacyPayload(t tasks.Task) (result, error) {
 // error is recorded as a refusal (see refusalAnswer).
 func (s *Server) deliverInputs(ctx context.Context, ss *Session, principal string, t tasks.Task) {
 	for _, in := range t.InputRequests {
-		go func() {
-			for {
-				mine, other := s.tasks.claimDelivery(t.ID, in.Key)
-				if other != nil {
-					select {
-					case <-other.done:
-					case <-ctx.Done():
-						return
-					}
-					if other.answered {
-						return
-					}
-					continue
-				}
-				answer, err := deliver(ctx, ss, t.ID, in.Request)
-				if err == nil {
-					err = s.tasks.rt.Answer(context.WithoutCancel(ctx), principal, t.ID, map[string]stdjson.RawMessage{in.Key: stdjson.RawMessage(answer)})
-					if err != nil {
-						s.logger.Warn("server: could not record the client's answer to a task's input request", "task", t.ID, "key", in.Key, "error", err)
-					}
-					s.tasks.endDelivery(t.ID, in.Key, mine, true)
-					return
-				}
-				s.tasks.endDelivery(t.ID, in.Key, mine, false)
-				if ctx.Err() == nil {
-					s.logger.Debug("server: could not deliver a task's input request to the client", "task", t.ID, "key", in.Key, "error", err)
-				}
+		go s.deliverInput(ctx, ss, principal, t.ID, in)
+	}
+}
+
+// deliverInput delivers one question of the task and records its answer,
+// unless another delivery answers it first.
+func (s *Server) deliverInput(ctx context.Context, ss *Session, principal, taskID string, in tasks.InputRequest) {
+	for {
+		mine, other := s.tasks.claimDelivery(taskID, in.Key)
+		if other != nil {
+			select {
+			case <-other.done:
+			case <-ctx.Done():
 				return
 			}
-		}()
+			if other.answered {
+				return
+			}
+			continue
+		}
+		if !s.stillAsks(ctx, principal, taskID, in.Key) {
+			s.tasks.endDelivery(taskID, in.Key, mine, false)
+			return
+		}
+		answer, err := deliver(ctx, ss, taskID, in.Request)
+		if err == nil {
+			err = s.tasks.rt.Answer(context.WithoutCancel(ctx), principal, taskID, map[string]stdjson.RawMessage{in.Key: stdjson.RawMessage(answer)})
+			if err != nil {
+				s.logger.Warn("server: could not record the client's answer to a task's input request", "task", taskID, "key", in.Key, "error", err)
+			}
+			s.tasks.endDelivery(taskID, in.Key, mine, true)
+			return
+		}
+		s.tasks.endDelivery(taskID, in.Key, mine, false)
+		if ctx.Err() == nil {
+			s.logger.Debug("server: could not deliver a task's input request to the client", "task", taskID, "key", in.Key, "error", err)
+		}
+		return
 	}
+}
+
+// stillAsks reports whether the task, as stored now, still waits for the
+// answer to key. A follower of the task may deliver from a snapshot older
+// than what another has seen: the question answered, the task finished and
+// its delivery records forgotten. Checked once the delivery is claimed, the
+// stored task tells truly outstanding questions from such stale ones, so
+// the client is never asked again. When the store cannot say, the question
+// is delivered: asking twice is better than never.
+func (s *Server) stillAsks(ctx context.Context, principal, taskID, key string) bool {
+	t, err := s.tasks.rt.Get(ctx, principal, taskID)
+	if err != nil {
+		return !errors.Is(err, tasks.ErrNotFound) && ctx.Err() == nil
+	}
+	if t.Status != tasks.StatusInputRequired {
+		return false
+	}
+	return slices.ContainsFunc(t.InputRequests, func(in tasks.InputRequest) bool { return in.Key == key })
 }
 
 // deliver sends one input request to the session's client, tagged with the

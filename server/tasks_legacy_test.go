@@ -633,3 +633,30 @@ func TestLegacyTasks_InvalidArgumentsAreTheTaskOutcomeAToolError(t *testing.T) {
 		t.Errorf("valid arguments: %s, want a task", raw)
 	}
 }
+
+// A follower of a task that delivers from a stale snapshot (the question
+// since answered, the task finished, its delivery records forgotten by
+// another follower) asks the client nothing: the e2e stress pass saw a
+// client asked twice over WebSocket when tasks/result and a poll's
+// follower both followed one task.
+func TestLegacyTasks_AStaleSnapshotAsksNothing(t *testing.T) {
+	rt := newRuntime(t)
+	a := newAnswerer("Ada")
+	s := taskServer(t, rt, newGate(), nil)
+	c := open(t, s, mcp.Version20251125, legacyTaskCaps, a.answer)
+	id := createLegacyTask(t, c, "ask", `{}`).TaskID
+	stale := awaitStatus(t, rt, c.session.ID(), id, tasks.StatusInputRequired)
+	if raw := c.mustCall(mcp.MethodTasksResult, `{"taskId":"`+id+`"}`); text1(t, raw) != "Hello, Ada!" {
+		t.Fatalf("tasks/result = %s", raw)
+	}
+	if req := a.next(t); req.Method != mcp.MethodElicitationCreate {
+		t.Fatalf("the client was asked %s, want elicitation/create", req.Method)
+	}
+
+	s.deliverInput(context.Background(), c.session, c.session.ID(), id, stale.InputRequests[0])
+	select {
+	case r := <-a.got:
+		t.Errorf("a stale snapshot asked the client again: %s %s", r.Method, r.Params)
+	default:
+	}
+}
