@@ -3,8 +3,10 @@
 // (v1 on the legacy era, v2 on 2026-07-28), weft's client against the SDK's
 // v2 server and the reference "everything" server, the official Tasks
 // requester and receiver against weft's tasks, the MCP Inspector's command
-// line against weft's server, and a page in a real browser (headless
-// Chromium) calling weft's endpoint from another origin.
+// line against weft's server, a page in a real browser (headless
+// Chromium) calling weft's endpoint from another origin, and both SDK
+// clients against three `weft serve` processes on one Redis behind HAProxy
+// balancing round robin (cluster_test.go).
 //
 // The peers and Node.js 22 are pinned in interop/js/package-lock.json and
 // installed into .cache/interop by interop/js/install.sh, which the tests
