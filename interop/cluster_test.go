@@ -2,6 +2,8 @@ package interop_test
 
 import (
 	"bufio"
+	"context"
+	stdjson "encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -54,70 +56,9 @@ func TestClusterLegacyThroughLoadBalancer(t *testing.T) {
 	if elicit {
 		args = append(args, "--elicit")
 	}
-	var seen struct {
-		SessionID       string   `json:"sessionId"`
-		ProtocolVersion string   `json:"protocolVersion"`
-		Tools           []string `json:"tools"`
-		Echoes          []string `json:"echoes"`
-		Sleep           struct {
-			Text     string `json:"text"`
-			Progress []struct {
-				Progress float64 `json:"progress"`
-				Total    float64 `json:"total"`
-				Message  string  `json:"message"`
-			} `json:"progress"`
-		} `json:"sleep"`
-		SetLevel     string `json:"setLevel"`
-		Subscribed   string `json:"subscribed"`
-		Unsubscribed string `json:"unsubscribed"`
-		Readme       string `json:"readme"`
-		Task         struct {
-			TaskID   string   `json:"taskId"`
-			Statuses []string `json:"statuses"`
-			Text     string   `json:"text"`
-		} `json:"task"`
-		Elicitation *struct {
-			Text  string   `json:"text"`
-			Asked []string `json:"asked"`
-		} `json:"elicitation"`
-		Deleted bool `json:"deleted"`
-	}
+	var seen legacyFlow
 	runScript(t, "the SDK v1 client through the balancer", "cluster-legacy-client.cjs", nil, &seen, args...)
-
-	if seen.SessionID == "" || seen.ProtocolVersion != "2025-11-25" {
-		t.Errorf("session %q on version %q; want a session on 2025-11-25", seen.SessionID, seen.ProtocolVersion)
-	}
-	for _, tool := range []string{"echo", "sleep", "confirm"} {
-		if !slices.Contains(seen.Tools, tool) {
-			t.Errorf("tools/list gave %v; want %s among them", seen.Tools, tool)
-		}
-	}
-	for i, text := range seen.Echoes {
-		if want := "call " + strconv.Itoa(i+1); text != want {
-			t.Errorf("echo %d answered %q; want %q", i+1, text, want)
-		}
-	}
-	if len(seen.Echoes) != 6 {
-		t.Errorf("%d echoes answered; want 6", len(seen.Echoes))
-	}
-	if seen.Sleep.Text != "slept 2 seconds" || len(seen.Sleep.Progress) != 2 ||
-		seen.Sleep.Progress[1].Progress != 2 || seen.Sleep.Progress[1].Message != "slept 2 of 2 seconds" {
-		t.Errorf("the call with progress gave %+v; want 2 progress notifications ending at 2 of 2, then \"slept 2 seconds\"", seen.Sleep)
-	}
-	if seen.SetLevel != "ok" || seen.Subscribed != "ok" || seen.Unsubscribed != "ok" || !strings.Contains(seen.Readme, "weft example server") {
-		t.Errorf("setLevel %q, subscribe %q, read %q, unsubscribe %q; want each to succeed", seen.SetLevel, seen.Subscribed, seen.Readme, seen.Unsubscribed)
-	}
-	if seen.Task.TaskID == "" || seen.Task.Statuses[len(seen.Task.Statuses)-1] != "completed" || seen.Task.Text != "slept 1 second" {
-		t.Errorf("the task gave %+v; want it polled to completed and its result \"slept 1 second\"", seen.Task)
-	}
-	if elicit {
-		if seen.Elicitation == nil || seen.Elicitation.Text != `the user answered yes to "Ship it?"` {
-			t.Errorf("the elicitation gave %+v; want the answer to reach the handler", seen.Elicitation)
-		}
-	}
-	if !seen.Deleted {
-		t.Error("the client did not end its session with DELETE")
-	}
+	seen.check(t, elicit)
 
 	// Every instance served calls of the one session: the balancer has no
 	// stickiness and any instance serves any session.
@@ -133,10 +74,123 @@ func TestClusterLegacyThroughLoadBalancer(t *testing.T) {
 	if initialized != 1 {
 		t.Errorf("%d instances counted an initialize; want 1: the others took the session over", initialized)
 	}
+	c.checkDeleted(t, seen.SessionID)
+}
 
-	// DELETE through one instance ended the session on every one.
+// TestClusterLegacySurvivesAKilledInstance kills (SIGKILL) the instance
+// that ran the session's initialize halfway through the legacy flow; the
+// client goes on through the balancer, which sends each request the dead
+// instance cannot take to another (retry-on, option redispatch) and stops
+// choosing it once its health check fails.
+func TestClusterLegacySurvivesAKilledInstance(t *testing.T) {
+	c := startCluster(t)
+	var seen legacyFlow
+	var victim *weftInstance
+	before := map[string]int{}
+	runPausedScript(t, "the SDK v1 client through the balancer", "cluster-legacy-client.cjs", func() {
+		for _, in := range c.instances {
+			counts := in.requestCounts(t)
+			if counts["initialize"] == 1 {
+				victim = in
+			}
+			before[in.name] = counts["tools/call"]
+		}
+		if victim == nil {
+			t.Fatal("no instance counted the session's initialize")
+		}
+		victim.kill(t)
+	}, &seen, c.url, "--pause")
+	seen.check(t, false)
+
+	var survivors []*weftInstance
 	for _, in := range c.instances {
-		if status := in.postInSession(t, seen.SessionID); status != http.StatusNotFound {
+		if in == victim {
+			continue
+		}
+		survivors = append(survivors, in)
+		counts := in.requestCounts(t)
+		t.Logf("instance %s served %v, %d tools/call before %s was killed", in.name, counts, before[in.name], victim.name)
+		if counts["tools/call"] <= before[in.name] {
+			t.Errorf("instance %s served no tools/call after %s was killed; want the flow to go on through it", in.name, victim.name)
+		}
+	}
+	(&cluster{instances: survivors}).checkDeleted(t, seen.SessionID)
+}
+
+// legacyFlow is what cluster-legacy-client.cjs observed.
+type legacyFlow struct {
+	SessionID       string   `json:"sessionId"`
+	ProtocolVersion string   `json:"protocolVersion"`
+	Tools           []string `json:"tools"`
+	Echoes          []string `json:"echoes"`
+	Sleep           struct {
+		Text     string `json:"text"`
+		Progress []struct {
+			Progress float64 `json:"progress"`
+			Total    float64 `json:"total"`
+			Message  string  `json:"message"`
+		} `json:"progress"`
+	} `json:"sleep"`
+	SetLevel     string `json:"setLevel"`
+	Subscribed   string `json:"subscribed"`
+	Unsubscribed string `json:"unsubscribed"`
+	Readme       string `json:"readme"`
+	Task         struct {
+		TaskID   string   `json:"taskId"`
+		Statuses []string `json:"statuses"`
+		Text     string   `json:"text"`
+	} `json:"task"`
+	Elicitation *struct {
+		Text  string   `json:"text"`
+		Asked []string `json:"asked"`
+	} `json:"elicitation"`
+	Deleted bool `json:"deleted"`
+}
+
+// check fails the test where a step did not give what weft's example
+// server gives; elicit says whether the flow included the elicitation.
+func (f *legacyFlow) check(t *testing.T, elicit bool) {
+	t.Helper()
+	if f.SessionID == "" || f.ProtocolVersion != "2025-11-25" {
+		t.Errorf("session %q on version %q; want a session on 2025-11-25", f.SessionID, f.ProtocolVersion)
+	}
+	for _, tool := range []string{"echo", "sleep", "confirm"} {
+		if !slices.Contains(f.Tools, tool) {
+			t.Errorf("tools/list gave %v; want %s among them", f.Tools, tool)
+		}
+	}
+	for i, text := range f.Echoes {
+		if want := "call " + strconv.Itoa(i+1); text != want {
+			t.Errorf("echo %d answered %q; want %q", i+1, text, want)
+		}
+	}
+	if len(f.Echoes) != 6 {
+		t.Errorf("%d echoes answered; want 6", len(f.Echoes))
+	}
+	if f.Sleep.Text != "slept 2 seconds" || len(f.Sleep.Progress) != 2 ||
+		f.Sleep.Progress[1].Progress != 2 || f.Sleep.Progress[1].Message != "slept 2 of 2 seconds" {
+		t.Errorf("the call with progress gave %+v; want 2 progress notifications ending at 2 of 2, then \"slept 2 seconds\"", f.Sleep)
+	}
+	if f.SetLevel != "ok" || f.Subscribed != "ok" || f.Unsubscribed != "ok" || !strings.Contains(f.Readme, "weft example server") {
+		t.Errorf("setLevel %q, subscribe %q, read %q, unsubscribe %q; want each to succeed", f.SetLevel, f.Subscribed, f.Readme, f.Unsubscribed)
+	}
+	if f.Task.TaskID == "" || !slices.Contains(f.Task.Statuses, "completed") || f.Task.Text != "slept 1 second" {
+		t.Errorf("the task gave %+v; want it polled to completed and its result \"slept 1 second\"", f.Task)
+	}
+	if elicit && (f.Elicitation == nil || f.Elicitation.Text != `the user answered yes to "Ship it?"`) {
+		t.Errorf("the elicitation gave %+v; want the answer to reach the handler", f.Elicitation)
+	}
+	if !f.Deleted {
+		t.Error("the client did not end its session with DELETE")
+	}
+}
+
+// checkDeleted fails the test unless every instance of c answers a
+// request of the session id with 404: DELETE through one ended it on all.
+func (c *cluster) checkDeleted(t *testing.T, id string) {
+	t.Helper()
+	for _, in := range c.instances {
+		if status := in.postInSession(t, id); status != http.StatusNotFound {
 			t.Errorf("instance %s answered a request of the deleted session with HTTP %d; want 404", in.name, status)
 		}
 	}
@@ -256,8 +310,7 @@ func startRedisServer(t *testing.T, server string) string {
 	t.Helper()
 	port := freePort(t)
 	cmd := exec.Command(server, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", t.TempDir())
-	lines := startProcess(t, "redis-server", cmd)
-	lines.await(t, regexp.MustCompile(`Ready to accept connections`))
+	startProcess(t, "redis-server", cmd).lines.await(t, regexp.MustCompile(`Ready to accept connections`))
 	return net.JoinHostPort("127.0.0.1", port)
 }
 
@@ -279,7 +332,7 @@ type weftInstance struct {
 	name    string
 	url     string // its own endpoint, bypassing the balancer
 	metrics string // its /metrics URL
-	lines   *processLines
+	*process
 }
 
 var (
@@ -294,11 +347,16 @@ func startWeft(t *testing.T, weft, name, store string) *weftInstance {
 	cmd := exec.Command(weft, "serve", "--http", "127.0.0.1:0", "--metrics", "127.0.0.1:0", "--store", store,
 		"--instance", name, "--log-level", "info")
 	cmd.Env = append(os.Environ(), "WEFT_SESSION_SECRET="+clusterSecret)
-	lines := startProcess(t, "weft "+name, cmd)
-	in := &weftInstance{name: name, lines: lines}
-	in.metrics = lines.await(t, servingMetrics)[1]
-	in.url = lines.await(t, servingMCP)[1]
+	in := &weftInstance{name: name, process: startProcess(t, "weft "+name, cmd)}
+	in.metrics = in.lines.await(t, servingMetrics)[1]
+	in.url = in.lines.await(t, servingMCP)[1]
 	return in
+}
+
+// kill kills the instance with SIGKILL and waits for it to exit.
+func (in *weftInstance) kill(t *testing.T) {
+	t.Logf("killing instance %s with SIGKILL", in.name)
+	in.process.kill()
 }
 
 // logged reports whether the instance wrote a line containing s.
@@ -353,10 +411,67 @@ func (in *weftInstance) postInSession(t *testing.T, id string) int {
 	return resp.StatusCode
 }
 
+// runPausedScript runs script as runScript does, with the --pause flag
+// among args: when the script says it paused, it runs mid and lets the
+// script go on.
+func runPausedScript(t *testing.T, what, script string, mid func(), out any, args ...string) {
+	t.Helper()
+	tc := nodeToolchain(t)
+	_, file, _, _ := runtime.Caller(0)
+	ctx, cancel := context.WithTimeout(context.Background(), clusterWait)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tc.node, append([]string{filepath.Join(filepath.Dir(file), "js", script)}, args...)...)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+tc.modules)
+	cmd.Stderr = logTo(t, strings.TrimSuffix(script, filepath.Ext(script))+": ")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting %s: %v", what, err)
+	}
+	waited := false
+	defer func() { // on failure
+		if !waited {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}()
+	lines := bufio.NewScanner(stdout)
+	if !lines.Scan() || lines.Text() != "paused" {
+		t.Fatalf("%s did not pause (it printed %q); its stderr is in the log above", what, lines.Text())
+	}
+	mid()
+	if _, err := io.WriteString(stdin, "go on\n"); err != nil {
+		t.Fatalf("telling %s to go on: %v", what, err)
+	}
+	rest, err := io.ReadAll(stdout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin.Close()
+	err = cmd.Wait()
+	waited = true
+	if err != nil {
+		t.Fatalf("%s failed (%v); its stderr is in the log above", what, err)
+	}
+	if err := stdjson.Unmarshal(rest, out); err != nil {
+		t.Fatalf("%s printed no observations (%v): %q", what, err, rest)
+	}
+}
+
 // balancerConfig is HAProxy's configuration: HTTP mode, every request
 // balanced round robin over the backends (no stickiness: no cookie, no
-// prefer-last-server), timeouts long enough for SSE streams. The frontend
-// listens on the socket the test hands it as file descriptor 3.
+// prefer-last-server), timeouts long enough for SSE streams. A request a
+// backend cannot take (connection refused, or closed with no answer) is
+// sent again to another (retry-on, redispatch on every retry), and a
+// backend whose TCP check fails is left out until it passes: what lets a
+// client go on when an instance dies. The frontend listens on the socket
+// the test hands it as file descriptor 3.
 const balancerConfig = `global
     maxconn 256
 defaults
@@ -365,6 +480,9 @@ defaults
     timeout client 5m
     timeout server 5m
     timeout tunnel 5m
+    retries 3
+    option redispatch 1
+    retry-on conn-failure empty-response
 frontend mcp
     bind fd@3
     default_backend weft
@@ -379,7 +497,7 @@ func startBalancer(t *testing.T, haproxy string, instances []*weftInstance) stri
 	t.Helper()
 	var servers strings.Builder
 	for _, in := range instances {
-		fmt.Fprintf(&servers, "    server %s %s\n", in.name, strings.TrimSuffix(strings.TrimPrefix(in.url, "http://"), "/mcp"))
+		fmt.Fprintf(&servers, "    server %s %s check inter 500ms fall 1 rise 2\n", in.name, strings.TrimSuffix(strings.TrimPrefix(in.url, "http://"), "/mcp"))
 	}
 	cfg := filepath.Join(t.TempDir(), "haproxy.cfg")
 	if err := os.WriteFile(cfg, fmt.Appendf(nil, balancerConfig, servers.String()), 0o600); err != nil {
@@ -480,32 +598,44 @@ func (p *processLines) read(r io.Reader, log *testLogWriter) {
 	p.mu.Unlock()
 }
 
+// process is a process a cluster test started.
+type process struct {
+	cmd    *exec.Cmd
+	lines  *processLines
+	exited chan struct{} // closed once it has exited
+}
+
 // startProcess starts cmd with its output logged to the test under name
 // and kept for await; when the test ends the process is interrupted, then
 // killed if it has not exited within clusterWait.
-func startProcess(t *testing.T, name string, cmd *exec.Cmd) *processLines {
+func startProcess(t *testing.T, name string, cmd *exec.Cmd) *process {
 	t.Helper()
 	r, w := io.Pipe()
 	cmd.Stdout, cmd.Stderr = w, w
-	p := &processLines{changed: make(chan struct{})}
+	p := &process{cmd: cmd, lines: &processLines{changed: make(chan struct{})}, exited: make(chan struct{})}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting %s: %v", name, err)
 	}
-	go p.read(r, logTo(t, name+": "))
-	exited := make(chan struct{})
+	go p.lines.read(r, logTo(t, name+": "))
 	go func() {
 		cmd.Wait()
 		w.Close()
-		close(exited)
+		close(p.exited)
 	}()
 	t.Cleanup(func() {
 		cmd.Process.Signal(syscall.SIGINT)
 		select {
-		case <-exited:
+		case <-p.exited:
 		case <-time.After(clusterWait):
 			cmd.Process.Kill()
-			<-exited
+			<-p.exited
 		}
 	})
 	return p
+}
+
+// kill kills the process with SIGKILL and waits for it to exit.
+func (p *process) kill() {
+	p.cmd.Process.Kill()
+	<-p.exited
 }

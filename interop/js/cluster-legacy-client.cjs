@@ -6,18 +6,21 @@
 // that every instance served part of the flow; this script fails (exit 1,
 // reason on stderr) only when a step throws where it must not.
 //
-//   node cluster-legacy-client.cjs URL [--elicit]
+//   node cluster-legacy-client.cjs URL [--elicit] [--pause]
 //
 // URL is the load balancer's endpoint; the servers behind it serve weft's
 // example tools (echo, sleep, confirm) and resource weft://example/readme.
 // --elicit adds a call of confirm, whose elicitation the client answers by
 // a POST that the balancer may send to another instance than the one
-// running the handler. Run with NODE_PATH pointing at the node_modules that
-// install.sh prints.
+// running the handler. --pause stops the flow halfway (after the plain
+// calls): the script prints a line "paused" on stdout and goes on when it
+// reads a line on stdin, so the test can kill an instance mid-session. Run
+// with NODE_PATH pointing at the node_modules that install.sh prints.
 'use strict';
 
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+const readline = require('node:readline');
 const { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
 
 const REQUEST_TIMEOUT_MS = 30000;
@@ -29,8 +32,8 @@ function textOf(content) {
 
 async function main() {
   const [url, ...flags] = process.argv.slice(2);
-  if (!url || flags.some((f) => f !== '--elicit')) {
-    process.stderr.write('usage: cluster-legacy-client.cjs URL [--elicit]\n');
+  if (!url || flags.some((f) => f !== '--elicit' && f !== '--pause')) {
+    process.stderr.write('usage: cluster-legacy-client.cjs URL [--elicit] [--pause]\n');
     process.exit(2);
   }
   const elicit = flags.includes('--elicit');
@@ -57,6 +60,13 @@ async function main() {
   for (let i = 1; i <= 6; i++) {
     const r = await client.callTool({ name: 'echo', arguments: { text: 'call ' + i } }, undefined, opts);
     seen.echoes.push(textOf(r.content));
+  }
+
+  if (flags.includes('--pause')) {
+    process.stdout.write('paused\n');
+    const rl = readline.createInterface({ input: process.stdin });
+    await rl[Symbol.asyncIterator]().next();
+    rl.close();
   }
 
   // Progress reaches the client on the stream of the call it belongs to.
