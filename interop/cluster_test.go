@@ -416,13 +416,9 @@ func (in *weftInstance) postInSession(t *testing.T, id string) int {
 // script go on.
 func runPausedScript(t *testing.T, what, script string, mid func(), out any, args ...string) {
 	t.Helper()
-	tc := nodeToolchain(t)
-	_, file, _, _ := runtime.Caller(0)
 	ctx, cancel := context.WithTimeout(context.Background(), clusterWait)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, tc.node, append([]string{filepath.Join(filepath.Dir(file), "js", script)}, args...)...)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+tc.modules)
-	cmd.Stderr = logTo(t, strings.TrimSuffix(script, filepath.Ext(script))+": ")
+	cmd := scriptCommand(ctx, t, script, args...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

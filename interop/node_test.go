@@ -80,21 +80,31 @@ func nodeToolchain(t *testing.T) toolchain {
 // stdout into out. what names the peer in failures.
 func runScript(t *testing.T, what, script string, env []string, out any, args ...string) {
 	t.Helper()
-	tc := nodeToolchain(t)
-	_, file, _, _ := runtime.Caller(0)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, tc.node, append([]string{filepath.Join(filepath.Dir(file), "js", script)}, args...)...)
-	cmd.Env = append(append(os.Environ(), "NODE_PATH="+tc.modules), env...)
+	cmd := scriptCommand(ctx, t, script, args...)
+	cmd.Env = append(cmd.Env, env...)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
-	cmd.Stderr = logTo(t, strings.TrimSuffix(script, filepath.Ext(script))+": ")
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%s failed (%v); its stderr is in the log above", what, err)
 	}
 	if err := stdjson.Unmarshal(stdout.Bytes(), out); err != nil {
 		t.Fatalf("%s printed no observations (%v): %q", what, err, stdout.String())
 	}
+}
+
+// scriptCommand returns the command running script (a file of interop/js)
+// with the toolchain's node and args, NODE_PATH set, its stderr logged to
+// t; it is killed when ctx ends.
+func scriptCommand(ctx context.Context, t *testing.T, script string, args ...string) *exec.Cmd {
+	t.Helper()
+	tc := nodeToolchain(t)
+	_, file, _, _ := runtime.Caller(0)
+	cmd := exec.CommandContext(ctx, tc.node, append([]string{filepath.Join(filepath.Dir(file), "js", script)}, args...)...)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+tc.modules)
+	cmd.Stderr = logTo(t, strings.TrimSuffix(script, filepath.Ext(script))+": ")
+	return cmd
 }
 
 // testLogWriter sends a peer's stderr to the test log, line by line.
