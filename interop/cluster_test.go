@@ -40,8 +40,8 @@ const clusterElicitationEnv = "WEFT_INTEROP_CLUSTER_ELICITATION"
 const clusterWait = 2 * time.Minute
 
 // clusterSecret is the --session-secret every instance of a cluster
-// shares.
-var clusterSecret = "interop-cluster-" + strings.Repeat("k", 32)
+// shares (at least 32 characters).
+const clusterSecret = "interop-cluster-secret-0123456789abcdef"
 
 // TestClusterLegacyThroughLoadBalancer runs a legacy session of the SDK v1
 // client through the balancer: initialize, tools/list, plain calls, a call
