@@ -3,8 +3,10 @@
 // (v1 on the legacy era, v2 on 2026-07-28), weft's client against the SDK's
 // v2 server and the reference "everything" server, the official Tasks
 // requester and receiver against weft's tasks, the MCP Inspector's command
-// line against weft's server, and a page in a real browser (headless
-// Chromium) calling weft's endpoint from another origin.
+// line against weft's server, a page in a real browser (headless
+// Chromium) calling weft's endpoint from another origin, and both SDK
+// clients against three `weft serve` processes on one Redis behind HAProxy
+// balancing round robin (cluster_test.go).
 //
 // The peers and Node.js 22 are pinned in interop/js/package-lock.json and
 // installed into .cache/interop by interop/js/install.sh, which the tests
@@ -78,21 +80,31 @@ func nodeToolchain(t *testing.T) toolchain {
 // stdout into out. what names the peer in failures.
 func runScript(t *testing.T, what, script string, env []string, out any, args ...string) {
 	t.Helper()
-	tc := nodeToolchain(t)
-	_, file, _, _ := runtime.Caller(0)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, tc.node, append([]string{filepath.Join(filepath.Dir(file), "js", script)}, args...)...)
-	cmd.Env = append(append(os.Environ(), "NODE_PATH="+tc.modules), env...)
+	cmd := scriptCommand(ctx, t, script, args...)
+	cmd.Env = append(cmd.Env, env...)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
-	cmd.Stderr = logTo(t, strings.TrimSuffix(script, filepath.Ext(script))+": ")
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%s failed (%v); its stderr is in the log above", what, err)
 	}
 	if err := stdjson.Unmarshal(stdout.Bytes(), out); err != nil {
 		t.Fatalf("%s printed no observations (%v): %q", what, err, stdout.String())
 	}
+}
+
+// scriptCommand returns the command running script (a file of interop/js)
+// with the toolchain's node and args, NODE_PATH set, its stderr logged to
+// t; it is killed when ctx ends.
+func scriptCommand(ctx context.Context, t *testing.T, script string, args ...string) *exec.Cmd {
+	t.Helper()
+	tc := nodeToolchain(t)
+	_, file, _, _ := runtime.Caller(0)
+	cmd := exec.CommandContext(ctx, tc.node, append([]string{filepath.Join(filepath.Dir(file), "js", script)}, args...)...)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+tc.modules)
+	cmd.Stderr = logTo(t, strings.TrimSuffix(script, filepath.Ext(script))+": ")
+	return cmd
 }
 
 // testLogWriter sends a peer's stderr to the test log, line by line.

@@ -70,6 +70,8 @@ main() {
   command -v redis-server >/dev/null 2>&1 || install_package redis-server "the Redis task store tests"
   # Chromium for the interop test of a browser-based client (CORS).
   command -v chromium >/dev/null 2>&1 || install_package chromium "the browser interop test"
+  # HAProxy for the interop tests of a weft cluster behind a load balancer.
+  command -v haproxy >/dev/null 2>&1 || install_package haproxy "the load-balancer interop tests"
 
   for dir in $(go list -m -f '{{.Dir}}'); do
     rel=.${dir#"$PWD"}
