@@ -114,7 +114,7 @@ func (s *Server) runToolTask(ctx context.Context, x *tasks.Exec) (tasks.Result, 
 		res, err := rejectArguments(call.Version, t.tool.Name, err)
 		return toolOutcome(res, err, mcp.IsModern(call.Version))
 	}
-	r := s.taskRequest(ctx, x, &call, p.Meta)
+	r := s.taskRequest(ctx, x, &call, &p)
 	defer s.tasks.track(x.TaskID(), r)()
 	res, err := s.invokeTool(ctx, r, t, p.Arguments)
 	r.endTask()
@@ -126,7 +126,8 @@ func (s *Server) runToolTask(ctx context.Context, x *tasks.Exec) (tasks.Result, 
 // questions going through the task and progress becoming its
 // statusMessage (and, for a legacy session on this instance, progress and
 // log notifications to it, tagged with the task).
-func (s *Server) taskRequest(ctx context.Context, x *tasks.Exec, call *taskCall, meta mcp.Meta) *Request {
+func (s *Server) taskRequest(ctx context.Context, x *tasks.Exec, call *taskCall, p *mcp.CallToolParams) *Request {
+	meta := p.Meta
 	r := &Request{
 		srv:       s,
 		id:        call.RequestID,
@@ -139,6 +140,7 @@ func (s *Server) taskRequest(ctx context.Context, x *tasks.Exec, call *taskCall,
 		client:    call.Client,
 		principal: x.Principal(),
 		send:      dropNotification,
+		decoded:   p,
 	}
 	r.asker = &taskAsker{x: x, answers: call.Answers}
 	r.task, r.taskCtx = x, ctx
