@@ -59,8 +59,8 @@ func (in *instance) waitEnded(t *testing.T, name string) {
 }
 
 // newInstance starts a server named name on store and bus, with a tool
-// "deploy" that runs as a task until it is cancelled, and a tool "build"
-// that runs as a task and completes.
+// "deploy" that runs as a task until it is cancelled, a tool "build" that
+// runs as a task and completes, and a task "confirm" that elicits.
 func newInstance(t *testing.T, name string, store tasks.Store, bus tasks.Bus) *instance {
 	in := &instance{spans: tracetest.NewSpanRecorder(), ended: make(chan string, 100)}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(in.spans), sdktrace.WithSpanProcessor(endedNames(in.ended)))
@@ -87,6 +87,13 @@ func newInstance(t *testing.T, name string, store tasks.Store, bus tasks.Bus) *i
 	}, asTask)
 	server.AddTool(in.srv, &mcp.Tool{Name: "build"}, func(ctx context.Context, r *server.Request, _ struct{}) (string, error) {
 		return "built", nil
+	}, asTask)
+	server.AddTool(in.srv, &mcp.Tool{Name: "confirm"}, func(ctx context.Context, r *server.Request, _ struct{}) (string, error) {
+		res, err := r.Elicit(ctx, &mcp.ElicitParams{Message: "OK?", RequestedSchema: &mcp.ElicitSchema{Type: "object"}})
+		if err != nil {
+			return "", err
+		}
+		return string(res.Action), nil
 	}, asTask)
 	return in
 }
@@ -158,4 +165,56 @@ func TestATaskSpanCoversTheTaskOnWhicheverInstanceItEnds(t *testing.T) {
 		t.Errorf("the build task's span has parent %s, want the creating span %s", task.Parent().SpanID(), built.SpanContext().SpanID())
 	}
 	wantAttrs(t, task, map[attribute.Key]string{"mcp.task.status": "completed", "gen_ai.tool.name": "build", "error.type": ""})
+
+	// A 2025-11-25 task: its tasks/result links to the creating span too.
+	legacy, _ := servertest.ConnectHTTP(t, a.srv, &client.Options{ProtocolVersion: mcp.Version20251125}, nil)
+	lh, err := legacy.CallToolAsTask(ctx, &mcp.CallToolParams{Name: "build", Arguments: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lh.Result(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var createdLegacy, result sdktrace.ReadOnlySpan
+	for _, s := range a.spans.Ended() {
+		switch {
+		case s.Name() == "tools/call build" && spanAttr(s, weftotel.AttrTaskID) == lh.ID():
+			createdLegacy = s
+		case s.Name() == "tasks/result" && spanAttr(s, weftotel.AttrTaskID) == lh.ID():
+			result = s
+		}
+	}
+	if createdLegacy == nil || result == nil {
+		t.Fatalf("no creating span (%v) or tasks/result span (%v) for the legacy task", createdLegacy, result)
+	}
+	if links := result.Links(); len(links) != 1 || links[0].SpanContext.SpanID() != createdLegacy.SpanContext().SpanID() {
+		t.Errorf("tasks/result links to %v, want only the creating span %s", links, createdLegacy.SpanContext().SpanID())
+	}
+}
+
+func TestATasksQuestionJoinsTheTraceOfTheRequestThatCreatedIt(t *testing.T) {
+	a := newInstance(t, "a", tasks.NewMemoryStore(), tasks.NewMemoryBus())
+	asked := make(chan string, 1)
+	cs, _ := servertest.ConnectHTTP(t, a.srv, &client.Options{
+		ElicitForm: func(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+			tp, _ := p.Meta.String("traceparent")
+			asked <- tp
+			return &mcp.ElicitResult{Action: mcp.ElicitAccept, Content: mcp.JSONObject{}}, nil
+		},
+	}, nil)
+	out, err := client.CallTool[string](context.Background(), cs, "confirm", struct{}{}, client.WithTask())
+	if err != nil || out != "accept" {
+		t.Fatalf("confirm: %q, %v; want accept", out, err)
+	}
+	a.waitEnded(t, "task tools/call confirm")
+	created := find(t, a.spans.Ended(), "tools/call confirm", trace.SpanKindServer)
+	ask := find(t, a.spans.Ended(), "elicitation/create", trace.SpanKindClient)
+	if ask.Parent().SpanID() != created.SpanContext().SpanID() || ask.SpanContext().TraceID() != created.SpanContext().TraceID() {
+		t.Errorf("the task's elicitation span has parent %s, want the creating span %s", ask.Parent().SpanID(), created.SpanContext().SpanID())
+	}
+	wantAttrs(t, ask, map[attribute.Key]string{"mcp.task.id": spanAttr(created, weftotel.AttrTaskID), "gen_ai.tool.name": ""})
+	want := "00-" + ask.SpanContext().TraceID().String() + "-" + ask.SpanContext().SpanID().String() + "-01"
+	if tp := <-asked; tp != want {
+		t.Errorf("the client got the question with traceparent %q, want the elicitation span's %q", tp, want)
+	}
 }
