@@ -76,12 +76,12 @@ type SessionHooks struct {
 
 // sessionLife is where a session is in the lifecycle its hooks report. No
 // lock is held while a hook runs, so a hook may close the session: End,
-// which must follow Start, then runs when Start returns.
+// which must follow Start (or TakeOver), then runs when that returns.
 type sessionLife struct {
 	mu       sync.Mutex
-	started  bool // Start was called
-	starting bool // Start is running
-	ended    bool // the session has ended: Start is not called any more
+	started  bool // Start or TakeOver was called
+	starting bool // it is running
+	ended    bool // the session has ended: neither is called any more
 }
 
 // Info returns what the session is: its ID, principal, and what
@@ -130,8 +130,8 @@ func (ss *Session) begin(start func(context.Context, SessionInfo)) {
 	}
 }
 
-// ended calls the End hook once the session has ended, if Start was
-// called: now, or when Start returns.
+// ended calls the End hook once the session has ended, if Start or
+// TakeOver was called: now, or when that hook returns.
 func (ss *Session) ended() {
 	if h := ss.srv.opts.Sessions; h.Start == nil && h.TakeOver == nil {
 		return // nothing began
