@@ -31,7 +31,9 @@ const (
 	AttrOperationName   = "gen_ai.operation.name"
 	AttrErrorType       = "error.type"
 	AttrStatusCode      = "rpc.response.status_code"
-	// AttrTaskStatus is weft's own: a task's final status.
+	// AttrTaskID and AttrTaskStatus are weft's own (the conventions define
+	// no task attributes): a task's ID, and its final status.
+	AttrTaskID     = "mcp.task.id"
 	AttrTaskStatus = "mcp.task.status"
 )
 
@@ -227,6 +229,16 @@ func (i *Instrumentation) propagate(ctx context.Context, span trace.Span, msg me
 			return
 		}
 	}
+}
+
+// taskParent returns the span context of the request that created a
+// task, from the task's metadata (server.Request.SetTaskMeta); invalid
+// when the request was not traced.
+func (i *Instrumentation) taskParent(meta map[string]string) trace.SpanContext {
+	if len(meta) == 0 {
+		return trace.SpanContext{}
+	}
+	return trace.SpanContextFromContext(i.propagator.Extract(context.Background(), propagation.MapCarrier(meta)))
 }
 
 // extract returns ctx with the trace context found in meta as its remote

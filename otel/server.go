@@ -2,6 +2,7 @@ package otel
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -30,10 +31,34 @@ func (i *Instrumentation) ServerMiddleware() server.Middleware {
 			opts = append(opts, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(op.attributes(true)...))
 			start := time.Now()
 			ctx, span := i.tracer.Start(ctx, op.spanName(), opts...)
+			if r.Method() == mcp.MethodToolsCall && span.SpanContext().IsValid() {
+				for k, v := range i.inject(ctx) { // for the task the call may create
+					r.SetTaskMeta(k, v)
+				}
+			}
 			res, err := next(ctx, r)
+			if id := r.RelatedTask(); id != "" {
+				i.relateToTask(span, r, id)
+			}
 			i.end(ctx, span, i.serverDuration, op, start, classify(err, isToolError(res), true))
 			return res, err
 		}
+	}
+}
+
+// relateToTask marks the span of a request about a task with the task's ID
+// and, unless the request created the task, links it to the span of the
+// request that did, the parent of the task's span (see TaskObserver).
+func (i *Instrumentation) relateToTask(span trace.Span, r *server.Request, id string) {
+	if !span.IsRecording() {
+		return
+	}
+	span.SetAttributes(attribute.String(AttrTaskID, id))
+	if r.Method() == mcp.MethodToolsCall {
+		return
+	}
+	if created := i.taskParent(r.TaskMeta()); created.IsValid() {
+		span.AddLink(trace.Link{SpanContext: created})
 	}
 }
 
@@ -44,18 +69,33 @@ func isToolError(res server.Result) bool {
 }
 
 // ServerAskMiddleware returns server ask middleware that gives every
-// request the server sends its client (elicitation, sampling, roots) a
-// client span, child of the span of the request being served, and puts
-// its trace context in the request's params._meta for the client to
-// continue.
+// question the server asks its client (elicitation, sampling, roots) a
+// client span, child of the span of the request being served (in a task's
+// run, of the request that created the task), and puts its trace context
+// in the question's params._meta for the client to continue. A question
+// of a modern request is asked in each round: the round that ends in
+// input_required is not an error.
 func (i *Instrumentation) ServerAskMiddleware() server.AskMiddleware {
 	return func(next server.AskHandler) server.AskHandler {
 		return func(ctx context.Context, a *server.AskRequest) (jsontext.Value, error) {
 			op := &operation{method: a.Method, version: a.Request.ProtocolVersion(), session: a.Request.SessionID()}
+			attrs := op.attributes(true)
+			task := a.Request.RelatedTask()
+			if task != "" {
+				attrs = append(attrs, attribute.String(AttrTaskID, task))
+				if !trace.SpanContextFromContext(ctx).IsValid() {
+					// A task's run has no span of its own: its questions
+					// join the trace of the request that created the task.
+					ctx = trace.ContextWithRemoteSpanContext(ctx, i.taskParent(a.Request.TaskMeta()))
+				}
+			}
 			start := time.Now()
-			ctx, span := i.tracer.Start(ctx, op.spanName(), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(op.attributes(true)...))
+			ctx, span := i.tracer.Start(ctx, op.spanName(), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 			i.propagate(ctx, span, a)
 			answer, err := next(ctx, a)
+			if errors.Is(err, server.ErrInputRequired) {
+				err = nil // asked in the input_required result; the retry answers
+			}
 			i.end(ctx, span, i.clientDuration, op, start, classify(err, false, false))
 			return answer, err
 		}

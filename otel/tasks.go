@@ -6,9 +6,12 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/server"
 	"github.com/weftmcp/weft/tasks"
 )
 
@@ -47,14 +50,23 @@ func newTaskMetrics(meter metric.Meter) (*taskMetrics, error) {
 // (mcp.server.task.duration) and each wait in input_required
 // (mcp.server.task.input_required.duration). A wait is measured by the
 // instance that saw it begin and end.
+//
+// It also gives each task whose creating request was traced (by
+// ServerMiddleware, on any instance) a span covering the task's whole
+// life, from its creation to its final status: the child of the creating
+// request's server span, emitted by the instance that wrote the final
+// status, wherever the task ran or was polled. The polls (tasks/get,
+// tasks/result, tasks/cancel) carry mcp.task.id and link to that same
+// creating span.
 func (i *Instrumentation) TaskObserver() tasks.TaskObserver {
-	return &taskObserver{m: i.tasks}
+	return &taskObserver{m: i.tasks, i: i}
 }
 
 // taskObserver is the TaskObserver TaskObserver returns.
 type taskObserver struct {
 	tasks.NopObserver
 	m       *taskMetrics
+	i       *Instrumentation
 	waiting sync.Map // task ID → time.Time it entered input_required
 }
 
@@ -80,5 +92,42 @@ func (o *taskObserver) TaskChanged(c tasks.TaskChange) {
 			status = append(status, attribute.String(AttrErrorType, "tool_error"))
 		}
 		o.m.finished.Add(ctx, 1, metric.WithAttributes(status...))
+		o.i.taskSpan(c)
 	}
+}
+
+// taskSpan emits the span of a task that has just finished, from its
+// creation to now, as the child of the request that created it; a task
+// whose creation was not traced has none.
+func (i *Instrumentation) taskSpan(c tasks.TaskChange) {
+	created := i.taskParent(server.RecordedTaskMeta(c.Params))
+	if !created.IsValid() {
+		return
+	}
+	attrs := []attribute.KeyValue{
+		attribute.String(AttrMethodName, c.Method),
+		attribute.String(AttrTaskID, c.ID),
+		attribute.String(AttrTaskStatus, string(c.To)),
+	}
+	name := "task " + c.Method
+	if c.Method == mcp.MethodToolsCall {
+		attrs = append(attrs, attribute.String(AttrToolName, c.Name))
+		name += " " + c.Name
+	}
+	ctx := trace.ContextWithRemoteSpanContext(context.Background(), created)
+	_, span := i.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal),
+		trace.WithTimestamp(c.CreatedAt), trace.WithAttributes(attrs...))
+	switch {
+	case c.To == tasks.StatusFailed && c.Error != nil:
+		out := classify(c.Error, false, false)
+		span.SetAttributes(attribute.String(AttrErrorType, out.errorType))
+		span.SetStatus(codes.Error, out.message)
+	case c.To == tasks.StatusFailed:
+		span.SetAttributes(attribute.String(AttrErrorType, "_OTHER"))
+		span.SetStatus(codes.Error, "the task failed")
+	case c.IsError:
+		span.SetAttributes(attribute.String(AttrErrorType, "tool_error"))
+		span.SetStatus(codes.Error, "the tool reported an error")
+	}
+	span.End(trace.WithTimestamp(c.UpdatedAt))
 }

@@ -45,14 +45,17 @@ func (a legacyAsker) ask(ctx context.Context, r *Request, qs []*question) error 
 	return nil
 }
 
-// send sends one question through Options.AskMiddleware, when there is
-// any, and returns the client's answer.
+// send sends one question through Options.AskMiddleware and returns the
+// client's answer.
 func (a legacyAsker) send(ctx context.Context, r *Request, q *question) (jsontext.Value, error) {
-	ask := &AskRequest{Method: q.method, Params: q.input.Params, Request: r, session: a.session}
-	if h := a.session.srv.askChain; h != nil {
-		return h(ctx, ask)
-	}
-	return sendAsk(ctx, ask)
+	return r.passAsk(ctx, q, a.call)
+}
+
+// call sends a question as a request on the session's connection.
+func (a legacyAsker) call(ctx context.Context, ask *AskRequest) (jsontext.Value, error) {
+	var answer jsontext.Value
+	err := a.session.conn.Call(ctx, ask.Method, ask.Params, &answer)
+	return answer, err
 }
 
 // capabilityText renders capabilities for an error message, e.g. {"sampling":{}}.

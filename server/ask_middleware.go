@@ -12,19 +12,28 @@ import (
 	"github.com/weftmcp/weft/mcp"
 )
 
-// AskRequest is a request the server is about to send to the client of a legacy
-// session while it serves Request (elicitation/create,
-// sampling/createMessage, roots/list), as AskMiddleware sees it.
+// AskRequest is a question the server is about to ask its client while it
+// serves Request (elicitation/create, sampling/createMessage, roots/list),
+// as AskMiddleware sees it. Every question takes this way, whichever way
+// it then travels: a server-to-client request on a legacy session's
+// connection; an input request of a task (delivered by a 2025-11-25
+// tasks/result, or shown by the extension's tasks/get and answered with
+// tasks/update); or, in a modern request, an input request of its
+// input_required result, answered by the client's retry.
 type AskRequest struct {
 	// Method is the JSON-RPC method, such as "elicitation/create".
 	Method string
 	// Params are the params about to be sent, encoded; SetMeta adds to
 	// their _meta.
 	Params stdjson.RawMessage
-	// Request is the request being served that asks.
+	// Key names the question among the request's questions (the key of
+	// its input request in the modern era and in tasks).
+	Key string
+	// Request is the request being served that asks: for a task, the
+	// Request its run rebuilt from the call that created it.
 	Request *Request
 
-	session *Session // the session the request is sent on
+	deliver AskHandler // how the question reaches the client on this path
 }
 
 // SetMeta sets one member of the params' _meta, encoding value as JSON
@@ -69,10 +78,19 @@ type AskHandler func(ctx context.Context, a *AskRequest) (jsontext.Value, error)
 // place, and look at the answer. See Options.AskMiddleware.
 type AskMiddleware func(next AskHandler) AskHandler
 
-// sendAsk is the innermost AskHandler: it sends the request on the
-// session's connection.
-func sendAsk(ctx context.Context, a *AskRequest) (jsontext.Value, error) {
-	var answer jsontext.Value
-	err := a.session.conn.Call(ctx, a.Method, a.Params, &answer)
-	return answer, err
+// deliverAsk is the innermost AskHandler: it passes the question on the way
+// its asker chose.
+func deliverAsk(ctx context.Context, a *AskRequest) (jsontext.Value, error) {
+	return a.deliver(ctx, a)
+}
+
+// passAsk asks q through Options.AskMiddleware, which deliver, the asker's
+// own way to the client, ends; it returns the answer. Without middleware it
+// is a call of deliver.
+func (r *Request) passAsk(ctx context.Context, q *question, deliver AskHandler) (jsontext.Value, error) {
+	a := &AskRequest{Method: q.method, Params: q.input.Params, Key: q.key, Request: r, deliver: deliver}
+	if h := r.srv.askChain; h != nil {
+		return h(ctx, a)
+	}
+	return deliver(ctx, a)
 }

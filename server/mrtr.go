@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	stdjson "encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"sync"
@@ -60,34 +61,54 @@ func (r *Request) beginRound(p *mcp.InputResponseParams) error {
 
 // ask answers the questions from the recorded answers, and records the rest
 // as pending. Asking for a capability the request did not declare is -32021.
-func (rd *round) ask(_ context.Context, r *Request, qs []*question) error {
+func (rd *round) ask(ctx context.Context, r *Request, qs []*question) error {
 	for _, q := range qs {
 		if !r.caps.Covers(q.required) {
 			return mcp.MissingCapabilityError(q.required)
 		}
 	}
-	rd.mu.Lock()
-	defer rd.mu.Unlock()
 	missing := 0
 	for _, q := range qs {
-		if a, ok := rd.answers[q.key]; ok && (a.Method == "" || a.Method == q.method) {
-			q.answer = a.Result
-			if rd.used == nil {
-				rd.used = make(map[string]recordedAnswer)
-			}
-			rd.used[q.key] = recordedAnswer{Method: q.method, Result: a.Result}
-			continue
+		answer, err := r.passAsk(ctx, q, rd.inputFor(q))
+		switch {
+		case errors.Is(err, errUnanswered):
+			missing++
+		case err != nil:
+			return err
+		default:
+			q.answer = answer
 		}
-		if rd.pending == nil {
-			rd.pending = make(mcp.InputRequests)
-		}
-		rd.pending[q.key] = q.input
-		missing++
 	}
 	if missing > 0 {
 		return fmt.Errorf("server: %d question(s) await the client's answer: %w", missing, ErrInputRequired)
 	}
 	return nil
+}
+
+// errUnanswered is what asking a question the client has not answered yet
+// returns inside a round: AskMiddleware sees it wrap ErrInputRequired.
+var errUnanswered = fmt.Errorf("server: the question awaits the client's answer in the retry: %w", ErrInputRequired)
+
+// inputFor returns how q reaches the client in this round: answered from
+// what the client has answered, or else recorded as an input request of
+// the round's InputRequiredResult (errUnanswered).
+func (rd *round) inputFor(q *question) AskHandler {
+	return func(_ context.Context, ask *AskRequest) (jsontext.Value, error) {
+		rd.mu.Lock()
+		defer rd.mu.Unlock()
+		if a, ok := rd.answers[q.key]; ok && (a.Method == "" || a.Method == q.method) {
+			if rd.used == nil {
+				rd.used = make(map[string]recordedAnswer)
+			}
+			rd.used[q.key] = recordedAnswer{Method: q.method, Result: a.Result}
+			return a.Result, nil
+		}
+		if rd.pending == nil {
+			rd.pending = make(mcp.InputRequests)
+		}
+		rd.pending[q.key] = mcp.InputRequest{Method: ask.Method, Params: ask.Params}
+		return nil, errUnanswered
+	}
 }
 
 // known returns a copy of every answer the client has given so far (those

@@ -32,7 +32,7 @@ func (r *Request) Progress(ctx context.Context, progress, total float64, message
 	case inTask:
 	case !r.progress.IsValid():
 		if r.mayPromote { // no notification, but the task to come shows it
-			r.heldStatus = progressStatus(progress, total, message)
+			r.relatedLocked().held = progressStatus(progress, total, message)
 		}
 		return nil
 	case r.finished:
@@ -57,7 +57,7 @@ func (r *Request) Progress(ctx context.Context, progress, total float64, message
 	}
 	r.sentProgress, r.lastProgress = true, progress
 	if r.mayPromote {
-		r.heldStatus = progressStatus(progress, total, message)
+		r.relatedLocked().held = progressStatus(progress, total, message)
 	}
 	return nil
 }

@@ -56,9 +56,9 @@ type Request struct {
 
 	// The task the request runs in, once it does (see task_request.go);
 	// guarded by mu.
-	task       *tasks.Exec
-	taskCtx    context.Context // ends when the task is cancelled, expires or is lost here
-	heldStatus string          // the last progress reported before the task existed, for it
+	task    *tasks.Exec
+	taskCtx context.Context // ends when the task is cancelled, expires or is lost here
+	related *relatedTask    // the task the request is about, or is to create (see request_task.go)
 }
 
 // Method returns the JSON-RPC method, such as "tools/call".

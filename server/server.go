@@ -80,11 +80,12 @@ type Options struct {
 	// params do not decode, or a modern one whose _meta is malformed, is
 	// answered before). None costs nothing.
 	Middleware []Middleware
-	// AskMiddleware wraps the sending of every request the server sends
-	// the client of a legacy session while serving one of its requests
-	// (elicitation, sampling, roots), in order: the first is outermost.
-	// Modern requests ask inside their input_required results, which
-	// Middleware sees.
+	// AskMiddleware wraps every question a handler asks the client
+	// (elicitation, sampling, roots), in order: the first is outermost. A
+	// question passes it once each time the handler asks it, whichever way
+	// it then reaches the client (see AskRequest): a legacy session's
+	// request, a task's input request, or a modern request's input_required
+	// result, which the handler asks again in the retry.
 	AskMiddleware []AskMiddleware
 	// Sessions are called as legacy sessions start and end, and on the
 	// notifications a client sends about its session.
@@ -137,7 +138,7 @@ type Server struct {
 
 	methods  customMethods // added with AddMethod
 	chain    MethodHandler // Options.Middleware around handleMessage; nil without middleware
-	askChain AskHandler    // Options.AskMiddleware around sendAsk; nil without any
+	askChain AskHandler    // Options.AskMiddleware around deliverAsk; nil without any
 }
 
 // New returns a server that identifies itself as info. opts may be nil.
@@ -178,7 +179,7 @@ func New(info mcp.Implementation, opts *Options) *Server {
 	s.hub.init()
 	s.tasks.init(s.opts.Tasks)
 	s.chain = wrap.Chain(s.opts.Middleware, s.handleMessage)
-	s.askChain = wrap.Chain(s.opts.AskMiddleware, sendAsk)
+	s.askChain = wrap.Chain(s.opts.AskMiddleware, deliverAsk)
 	return s
 }
 

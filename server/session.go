@@ -83,7 +83,8 @@ type Session struct {
 	// ClientTask.Wait).
 	clientTasks map[string][]chan struct{}
 
-	life sessionLife // what the session hooks were told
+	takenOver bool        // the session was taken over from a shared store (see share)
+	life      sessionLife // what the session hooks were told
 }
 
 // sessionPhase is how far the legacy handshake has got.
@@ -136,6 +137,7 @@ func (s *Server) Connect(ctx context.Context, stream jsonrpc.Stream, opts *Conne
 		ss.stopClosing = stop
 	}
 	ss.lifeMu.Unlock()
+	ss.tookOver()
 	watched.start() // only now, with conn set, do messages reach the handlers
 	return ss, nil
 }

@@ -23,6 +23,16 @@ type SessionInfo struct {
 	// initialize.
 	ClientInfo         mcp.Implementation
 	ClientCapabilities mcp.ClientCapabilities
+	// TakenOver reports a session this instance took over from a shared
+	// session store (see SessionHooks.TakeOver): another instance
+	// initialized it.
+	TakenOver bool
+	// Final, in End, reports that the session itself has ended: always
+	// for a session of one instance; for a session in a shared store,
+	// when the store ended it for every instance (DELETE on any of them,
+	// or expiry). It is false when only this instance let its copy go
+	// (idle here, or shutting down) and another may take it over.
+	Final bool
 }
 
 // SessionHooks are called as legacy sessions start and end, over every
@@ -38,10 +48,19 @@ type SessionHooks struct {
 	// initialize result. It may close the session (found by ID in
 	// Server.Sessions), to refuse it.
 	Start func(ctx context.Context, info SessionInfo)
-	// End is called once a session that Start was called for has ended,
-	// for whatever reason (the client left, Close, the transport's
-	// shutdown), after Start has returned; never twice, never at once with
-	// Start.
+	// TakeOver is called when this instance takes over a legacy session
+	// another instance initialized, from a session store they share
+	// (streamable.HandlerOptions.Sessions), before it serves the session's
+	// first request here; Start is not called again. It follows the rules
+	// of Start. Across a cluster, each session sees Start once, where
+	// initialize ran, and TakeOver on each other instance it reaches.
+	TakeOver func(ctx context.Context, info SessionInfo)
+	// End is called once a session that Start or TakeOver was called for
+	// has ended on this instance, for whatever reason (the client left,
+	// Close, DELETE, expiry, the transport's shutdown), after that hook
+	// has returned; never twice, never at once with it. info.Final tells a
+	// session that ended for good from this instance's copy of a shared
+	// session, which lives on in the store.
 	End func(info SessionInfo)
 	// Initialized is called when the client sends
 	// notifications/initialized: the session is ready, and the client
@@ -57,20 +76,27 @@ type SessionHooks struct {
 
 // sessionLife is where a session is in the lifecycle its hooks report. No
 // lock is held while a hook runs, so a hook may close the session: End,
-// which must follow Start, then runs when Start returns.
+// which must follow Start (or TakeOver), then runs when that returns.
 type sessionLife struct {
 	mu       sync.Mutex
-	started  bool // Start was called
-	starting bool // Start is running
-	ended    bool // the session has ended: Start is not called any more
+	started  bool // Start or TakeOver was called
+	starting bool // it is running
+	ended    bool // the session has ended: neither is called any more
 }
 
 // Info returns what the session is: its ID, principal, and what
-// initialize settled (empty before it).
+// initialize settled (empty before it). Final is set once the session has
+// ended for good.
 func (ss *Session) Info() SessionInfo {
 	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	return SessionInfo{ID: ss.id, Principal: ss.principal, ProtocolVersion: ss.version, ClientInfo: ss.client, ClientCapabilities: ss.caps}
+	info := SessionInfo{ID: ss.id, Principal: ss.principal, ProtocolVersion: ss.version, ClientInfo: ss.client, ClientCapabilities: ss.caps,
+		TakenOver: ss.takenOver}
+	ss.mu.Unlock()
+	ss.lifeMu.Lock()
+	finished := ss.finished
+	ss.lifeMu.Unlock()
+	info.Final = finished && (ss.shared == nil || ss.shared.Deleted())
+	return info
 }
 
 // Principal returns the identity the transport authenticated for the
@@ -78,8 +104,11 @@ func (ss *Session) Info() SessionInfo {
 func (ss *Session) Principal() string { return ss.principal }
 
 // started calls the Start hook, once the session is initialized.
-func (ss *Session) started() {
-	start := ss.srv.opts.Sessions.Start
+func (ss *Session) started() { ss.begin(ss.srv.opts.Sessions.Start) }
+
+// begin calls start, the hook that begins the session here (Start or
+// TakeOver), unless the session has begun or ended.
+func (ss *Session) begin(start func(context.Context, SessionInfo)) {
 	if start == nil {
 		return
 	}
@@ -101,11 +130,11 @@ func (ss *Session) started() {
 	}
 }
 
-// ended calls the End hook once the session has ended, if Start was
-// called: now, or when Start returns.
+// ended calls the End hook once the session has ended, if Start or
+// TakeOver was called: now, or when that hook returns.
 func (ss *Session) ended() {
-	if ss.srv.opts.Sessions.Start == nil {
-		return // nothing started
+	if h := ss.srv.opts.Sessions; h.Start == nil && h.TakeOver == nil {
+		return // nothing began
 	}
 	l := &ss.life
 	l.mu.Lock()

@@ -44,8 +44,20 @@ func (ss *Session) share(stream jsonrpc.Stream) error {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	ss.phase, ss.version, ss.caps, ss.client = phaseReady, rec.Version, caps, client
+	ss.takenOver = true
 	ss.noteListChangedLocked(declared)
 	return nil
+}
+
+// tookOver calls the TakeOver hook of a session taken over from the
+// store, before the first of its requests here is served.
+func (ss *Session) tookOver() {
+	ss.mu.Lock()
+	taken := ss.takenOver
+	ss.mu.Unlock()
+	if taken {
+		ss.begin(ss.srv.opts.Sessions.TakeOver)
+	}
 }
 
 // stored returns the session's state in the shared store, or nil when it

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -36,28 +37,19 @@ func (a *taskAsker) ask(ctx context.Context, r *Request, qs []*question) error {
 	defer cancel(nil)
 	var wg sync.WaitGroup
 	for _, q := range qs {
-		if ans, ok := a.answers[q.key]; ok && (ans.Method == "" || ans.Method == q.method) {
-			q.answer = ans.Result
-			continue
-		}
-		req, err := json.Marshal(q.input)
-		if err != nil {
-			return fmt.Errorf("server: encoding the %s input request: %w", q.method, err)
-		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			raw, err := a.x.Ask(actx, req)
-			if err == nil {
-				if refusal, ok := clientRefusal(raw); ok {
-					err = fmt.Errorf("server: the client answered %s with error %d: %s", q.method, refusal.Code, refusal.Message)
-				}
+			answer, err := r.passAsk(actx, q, a.inputFor(q))
+			var refusal *jsonrpc.Error
+			if errors.As(err, &refusal) {
+				err = fmt.Errorf("server: the client answered %s with error %d: %s", q.method, refusal.Code, refusal.Message)
 			}
 			if err != nil {
 				cancel(err) // the first failure ends the other questions' wait
 				return
 			}
-			q.answer = jsontext.Value(raw)
+			q.answer = answer
 		}()
 	}
 	wg.Wait()
@@ -65,6 +57,30 @@ func (a *taskAsker) ask(ctx context.Context, r *Request, qs []*question) error {
 		return context.Cause(ctx)
 	}
 	return context.Cause(actx) // nil when every question was answered
+}
+
+// inputFor returns how q reaches the client of the task: from the answers
+// multi round-trip rounds gathered before the task existed, or else as an
+// input request of the task, which blocks until it is answered. A client's
+// refusal is its *jsonrpc.Error, as over a legacy connection.
+func (a *taskAsker) inputFor(q *question) AskHandler {
+	return func(ctx context.Context, ask *AskRequest) (jsontext.Value, error) {
+		if ans, ok := a.answers[q.key]; ok && (ans.Method == "" || ans.Method == q.method) {
+			return ans.Result, nil
+		}
+		req, err := json.Marshal(mcp.InputRequest{Method: ask.Method, Params: ask.Params})
+		if err != nil {
+			return nil, fmt.Errorf("server: encoding the %s input request: %w", q.method, err)
+		}
+		raw, err := a.x.Ask(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if refusal, ok := clientRefusal(raw); ok {
+			return nil, refusal
+		}
+		return jsontext.Value(raw), nil
+	}
 }
 
 // checkTaskQuestion refuses a question the task's client cannot answer:

@@ -40,6 +40,8 @@ type taskCall struct {
 	// Adopt names the promotion whose running execution the task's first
 	// run takes over instead of running the tool (see promotion).
 	Adopt string `json:"adopt,omitempty"`
+	// Meta is what middleware recorded with the task (Request.SetTaskMeta).
+	Meta map[string]string `json:"meta,omitempty"`
 }
 
 // newTaskCall records r, a tools/call about to become a task.
@@ -55,6 +57,7 @@ func newTaskCall(r *Request) *taskCall {
 		c.Session = r.session.id
 	}
 	c.Answers = r.roundAnswers()
+	c.Meta = r.recordedTaskMeta()
 	if len(c.Params) == 0 {
 		c.Params = jsontext.Value(`{}`)
 	}
@@ -75,6 +78,7 @@ func (s *Server) startTask(ctx context.Context, r *Request, t *serverTool, call 
 	if err != nil {
 		return tasks.Task{}, taskError(err, "")
 	}
+	r.createdTask(task.ID)
 	return task, nil
 }
 
@@ -114,7 +118,7 @@ func (s *Server) runToolTask(ctx context.Context, x *tasks.Exec) (tasks.Result, 
 		res, err := rejectArguments(call.Version, t.tool.Name, err)
 		return toolOutcome(res, err, mcp.IsModern(call.Version))
 	}
-	r := s.taskRequest(ctx, x, &call, p.Meta)
+	r := s.taskRequest(ctx, x, &call, &p)
 	defer s.tasks.track(x.TaskID(), r)()
 	res, err := s.invokeTool(ctx, r, t, p.Arguments)
 	r.endTask()
@@ -126,7 +130,8 @@ func (s *Server) runToolTask(ctx context.Context, x *tasks.Exec) (tasks.Result, 
 // questions going through the task and progress becoming its
 // statusMessage (and, for a legacy session on this instance, progress and
 // log notifications to it, tagged with the task).
-func (s *Server) taskRequest(ctx context.Context, x *tasks.Exec, call *taskCall, meta mcp.Meta) *Request {
+func (s *Server) taskRequest(ctx context.Context, x *tasks.Exec, call *taskCall, p *mcp.CallToolParams) *Request {
+	meta := p.Meta
 	r := &Request{
 		srv:       s,
 		id:        call.RequestID,
@@ -139,8 +144,10 @@ func (s *Server) taskRequest(ctx context.Context, x *tasks.Exec, call *taskCall,
 		client:    call.Client,
 		principal: x.Principal(),
 		send:      dropNotification,
+		decoded:   p,
 	}
 	r.asker = &taskAsker{x: x, answers: call.Answers}
+	r.related = &relatedTask{id: x.TaskID(), meta: call.Meta}
 	r.task, r.taskCtx = x, ctx
 	if !r.modern {
 		if tok, err := meta.ProgressToken(); err == nil && tok.IsValid() {

@@ -55,6 +55,7 @@ func (s *Server) extensionGetTask(ctx context.Context, r *Request, id string) (r
 	if err != nil {
 		return nil, taskError(err, id)
 	}
+	r.aboutTask(t.ID, t.Params)
 	d, err := detailedTask(t)
 	if err != nil {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "task %q holds an unreadable input request: %v", id, err)
@@ -65,9 +66,12 @@ func (s *Server) extensionGetTask(ctx context.Context, r *Request, id string) (r
 // extensionCancelTask answers the extension's tasks/cancel with the empty
 // acknowledgement, also for a task that has already finished.
 func (s *Server) extensionCancelTask(ctx context.Context, r *Request, id string) (result, error) {
-	_, err := s.tasks.rt.Cancel(ctx, r.principal, id)
+	t, err := s.tasks.rt.Cancel(ctx, r.principal, id)
 	if err != nil && !errors.Is(err, tasks.ErrTerminal) {
 		return nil, taskError(err, id)
+	}
+	if err == nil {
+		r.aboutTask(t.ID, t.Params)
 	}
 	return &mcp.ExtCancelTaskResult{}, nil
 }

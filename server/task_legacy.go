@@ -112,6 +112,7 @@ func (s *Server) legacyGetTask(ctx context.Context, r *Request, id string) (resu
 	if err != nil {
 		return nil, taskError(err, id)
 	}
+	r.aboutTask(t.ID, t.Params)
 	if t.Status == tasks.StatusInputRequired {
 		s.pushInputs(r.session, r.principal, id)
 	}
@@ -134,6 +135,7 @@ func (s *Server) legacyCancelTask(ctx context.Context, r *Request, id string) (r
 	if err != nil {
 		return nil, taskError(err, id)
 	}
+	r.aboutTask(t.ID, t.Params)
 	s.tasks.stopNotifying(id)
 	return &mcp.CancelTaskResult{Task: legacyTask(t)}, nil
 }
@@ -151,12 +153,17 @@ func (s *Server) taskResult(ctx context.Context, r *Request, p *mcp.GetTaskPaylo
 	}
 	dctx, stop := context.WithCancel(ctx)
 	defer stop() // a finished task's questions need no answer
+	noted := false
 	for t, err := range s.tasks.rt.Watch(ctx, r.principal, p.TaskID) {
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, context.Cause(ctx)
 			}
 			return nil, taskError(err, p.TaskID)
+		}
+		if !noted {
+			r.aboutTask(t.ID, t.Params)
+			noted = true
 		}
 		if t.Status == tasks.StatusInputRequired {
 			s.deliverInputs(dctx, r.session, r.principal, t)

@@ -34,8 +34,10 @@ func (r *Request) TaskID() (string, bool) {
 func (r *Request) attachTask(ctx context.Context, x *tasks.Exec) {
 	r.mu.Lock()
 	r.task, r.taskCtx, r.promoting = x, ctx, false
-	held := r.heldStatus
-	r.heldStatus = ""
+	var held string
+	if r.related != nil {
+		held, r.related.held = r.related.held, ""
+	}
 	r.mu.Unlock()
 	if held != "" {
 		x.Progress(held)
@@ -83,7 +85,7 @@ func (r *Request) taskEndedLocked() bool {
 func (r *Request) taskProgressLocked(ctx context.Context, progress, total float64, message string) error {
 	status := progressStatus(progress, total, message)
 	if r.task == nil {
-		r.heldStatus = status
+		r.relatedLocked().held = status
 		return nil
 	}
 	r.task.Progress(status)

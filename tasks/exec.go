@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -218,14 +219,60 @@ func nextInputKey(inputs []Input) string {
 }
 
 // canonical returns the RFC 8785 form of an input request, which must be a
-// JSON object, for comparing requests.
+// JSON object, for comparing requests. The trace context in the params'
+// _meta (the traceparent, tracestate and baggage keys SEP-414 reserves) is
+// left out: it tells how the question was asked, not what, so a re-run
+// that asks the same question from another trace finds it recorded.
 func canonical(request json.RawMessage) (jsontext.Value, error) {
 	if !isJSONObject(request) {
 		return nil, fmt.Errorf("tasks: an input request must be a JSON object with the request's method and params")
 	}
 	v := jsontext.Value(bytes.Clone(request))
+	if bytes.Contains(v, []byte(`"_meta"`)) {
+		stripped, err := withoutTraceContext(v)
+		if err != nil {
+			return nil, fmt.Errorf("tasks: an input request cannot be canonicalised: %w", err)
+		}
+		v = stripped
+	}
 	if err := v.Canonicalize(); err != nil {
 		return nil, fmt.Errorf("tasks: an input request cannot be canonicalised: %w", err)
 	}
 	return v, nil
+}
+
+// traceContextKeys are the _meta keys of a W3C trace context (SEP-414).
+var traceContextKeys = []string{"traceparent", "tracestate", "baggage"}
+
+// withoutTraceContext returns the input request without the trace context
+// keys of its params' _meta (and without a _meta they leave empty).
+func withoutTraceContext(request jsontext.Value) (jsontext.Value, error) {
+	var req struct {
+		Method string                    `json:"method"`
+		Params map[string]jsontext.Value `json:"params,omitzero"`
+		Rest   jsontext.Value            `json:",unknown"`
+	}
+	if err := jsonv2.Unmarshal(request, &req); err != nil {
+		return nil, err
+	}
+	raw, ok := req.Params["_meta"]
+	if !ok {
+		return request, nil
+	}
+	var meta map[string]jsontext.Value
+	err := jsonv2.Unmarshal(raw, &meta)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range traceContextKeys {
+		delete(meta, k)
+	}
+	if len(meta) == 0 {
+		delete(req.Params, "_meta")
+		return jsonv2.Marshal(req)
+	}
+	if req.Params["_meta"], err = jsonv2.Marshal(meta); err != nil {
+		return nil, err
+	}
+	return jsonv2.Marshal(req)
 }

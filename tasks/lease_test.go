@@ -47,6 +47,9 @@ func TestLostWorkerFailsATaskNotSafeToRepeat(t *testing.T) {
 	}
 }
 
+// TestLostWorkerRerunReplaysRecordedAnswers also checks that a question is
+// the same whatever trace asks it: each run's first question carries the
+// trace context of its own run in _meta.
 func TestLostWorkerRerunReplaysRecordedAnswers(t *testing.T) {
 	c := newCluster(t)
 	linkA := &storetest.CutStore{Store: c.store}
@@ -54,7 +57,8 @@ func TestLostWorkerRerunReplaysRecordedAnswers(t *testing.T) {
 	runs, stopped := make(chan int, 2), make(chan error, 2)
 	handler := func(ctx context.Context, x *tasks.Exec) (tasks.Result, error) {
 		runs <- x.Run()
-		name, err := x.Ask(ctx, askName)
+		traced := raw(fmt.Sprintf(`{"method":"elicitation/create","params":{"message":"Your name?","_meta":{"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e473%d-00f067aa0ba902b7-01","tracestate":"run=%d"}}}`, x.Run(), x.Run()))
+		name, err := x.Ask(ctx, traced)
 		if err != nil {
 			stopped <- err
 			return tasks.Result{}, err

@@ -1,6 +1,11 @@
 package tasks
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/weftmcp/weft/jsonrpc"
+)
 
 // Observer receives the Runtime's metrics as they happen, for whatever
 // counters and gauges the application keeps. Calls come from many
@@ -52,8 +57,13 @@ type TaskChange struct {
 	ID, Method, Name string
 	// From is "" when the task was created, To is "" when it was deleted.
 	From, To Status
-	// IsError reports a completed task whose result is a tool error.
+	// IsError reports a completed task whose result is a tool error; Error
+	// is the JSON-RPC error of a failed task.
 	IsError bool
+	Error   *jsonrpc.Error
+	// Params are the params the task was started with (StartRequest.Params),
+	// shared with the Runtime: read them during the call, never modify them.
+	Params json.RawMessage
 	// CreatedAt is when the task was created, UpdatedAt when this change
 	// was written (when it was deleted: its last change).
 	CreatedAt, UpdatedAt time.Time
@@ -67,5 +77,5 @@ func (r *Runtime) transition(rec *Record, from, to Status) {
 		return
 	}
 	o.TaskChanged(TaskChange{ID: rec.ID, Method: rec.Method, Name: rec.Name, From: from, To: to,
-		IsError: rec.IsError, CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt})
+		IsError: rec.IsError, Error: rec.Error, Params: rec.Params, CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt})
 }

@@ -14,6 +14,8 @@ type Task struct {
 	Principal string
 	Method    string
 	Name      string
+	// Params are the params the task was started with (StartRequest.Params).
+	Params json.RawMessage
 
 	Status        Status
 	StatusMessage string
@@ -59,6 +61,7 @@ func taskOf(rec *Record) Task {
 		Principal:     rec.Principal,
 		Method:        rec.Method,
 		Name:          rec.Name,
+		Params:        rec.Params,
 		Status:        rec.Status,
 		StatusMessage: rec.StatusMessage,
 		CreatedAt:     rec.CreatedAt,

@@ -26,4 +26,9 @@ type SharedSession interface {
 	// resources/unsubscribe.
 	Subscribe(ctx context.Context, uri string) error
 	Unsubscribe(ctx context.Context, uri string) error
+	// Deleted reports, once the stream has ended, whether the session ended
+	// for every instance (deleted or expired in the store) rather than only
+	// here (idle on this instance, or its shutdown), where another instance
+	// may take it over.
+	Deleted() bool
 }

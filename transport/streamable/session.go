@@ -45,6 +45,9 @@ type session struct {
 	// stored is the session's state in the shared store (HandlerOptions.Sessions)
 	// as last read, nil without one or before initialize (see shared.go).
 	stored atomic.Pointer[sessions.Record]
+	// deleted is set once the store says the session ended for every
+	// instance (see shared.go).
+	deleted atomic.Bool
 
 	mu       sync.Mutex
 	version  string            // negotiated protocol version, once initialize is answered

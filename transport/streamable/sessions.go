@@ -157,6 +157,7 @@ func (t *sessionTable) sweep(now time.Time) int {
 		}
 	}
 	t.mu.Unlock()
+	t.noteDeleted(expired)
 	for _, s := range expired {
 		t.h.opts.Logger.Debug("streamable: session expired", "session", s.id, "idle", idle)
 		t.end(s, ErrSessionEnded)

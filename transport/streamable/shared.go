@@ -46,6 +46,34 @@ func (s sharedSession) Established(ctx context.Context, version string, caps, cl
 	return nil
 }
 
+// Deleted implements transport.SharedSession.
+func (s sharedSession) Deleted() bool { return s.deleted.Load() }
+
+// endDeleted ends the session here because the store says it ended for
+// every instance.
+func (t *sessionTable) endDeleted(s *session) {
+	s.deleted.Store(true)
+	t.end(s, ErrSessionEnded)
+}
+
+// noteDeleted marks, among sessions about to end here because they are
+// idle here, those the store no longer keeps alive: deleted or ended
+// elsewhere meanwhile. A store error leaves a session unmarked.
+func (t *sessionTable) noteDeleted(idle []*session) {
+	store := t.h.opts.Sessions
+	if store == nil || len(idle) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(t.h.ctx, storeTimeout)
+	defer cancel()
+	for _, s := range idle {
+		rec, err := store.Get(ctx, s.id)
+		if errors.Is(err, sessions.ErrNotFound) || err == nil && rec.Ended {
+			s.deleted.Store(true)
+		}
+	}
+}
+
 // SetLevel implements transport.SharedSession.
 func (s sharedSession) SetLevel(ctx context.Context, level string) error {
 	if err := s.h.opts.Sessions.SetLevel(ctx, s.id, level); err != nil {
@@ -120,7 +148,7 @@ func (t *sessionTable) find(r *http.Request, id string) (*session, error) {
 	switch {
 	case errors.Is(err, sessions.ErrNotFound) || err == nil && rec.Ended:
 		if local != nil {
-			t.end(local, ErrSessionEnded) // deleted or expired on another instance
+			t.endDeleted(local) // deleted or expired on another instance
 		}
 		return nil, nil
 	case err != nil:
@@ -178,7 +206,7 @@ func (t *sessionTable) endShared(ctx context.Context, id, principal string) (boo
 		return false, err
 	}
 	if s := t.lookup(id); s != nil {
-		t.end(s, ErrSessionEnded)
+		t.endDeleted(s)
 	}
 	return true, nil
 }
@@ -208,7 +236,7 @@ func (t *sessionTable) sweepStore(now time.Time) {
 		rec, err := store.Touch(ctx, s.id, now, every)
 		switch {
 		case errors.Is(err, sessions.ErrNotFound) || err == nil && rec.Ended:
-			t.end(s, ErrSessionEnded)
+			t.endDeleted(s)
 		case err != nil:
 			t.h.opts.Logger.Warn("streamable: could not mark a session in use in the session store", "session", s.id, "error", err)
 		default:
@@ -225,7 +253,7 @@ func (t *sessionTable) sweepStore(now time.Time) {
 		}
 		for _, id := range ids {
 			if s := t.lookup(id); s != nil {
-				t.end(s, ErrSessionEnded)
+				t.endDeleted(s)
 			}
 		}
 		if len(ids) < expireBatch {

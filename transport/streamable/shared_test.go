@@ -74,3 +74,30 @@ func TestSharedSessionsExpireForTheCluster(t *testing.T) {
 	}
 	wantStatus(t, do(t, "POST", urlA, legacyHeaders(sid), ping), http.StatusNotFound)
 }
+
+// A copy that ends here says whether the session ended for every instance:
+// a copy idle here while the store keeps the session is not deleted; one
+// whose session was ended in the store (by DELETE elsewhere) is, even when
+// it is the idle sweep here that drops it.
+func TestSharedSessionsReportWhetherTheyWereDeleted(t *testing.T) {
+	store := sessions.NewMemoryStore()
+	a, urlA := sharedInstance(t, store)
+	later := time.Now().Add(70 * time.Minute)
+
+	kept := initSession(t, urlA, mcp.Version20251125)
+	keptCopy := a.sessions.lookup(kept)
+	deleted := initSession(t, urlA, mcp.Version20251125)
+	deletedCopy := a.sessions.lookup(deleted)
+	if err := store.End(context.Background(), deleted); err != nil { // DELETE on another instance
+		t.Fatal(err)
+	}
+	if n := a.sessions.sweep(later); n != 2 {
+		t.Fatalf("the sweep dropped %d idle copies, want 2", n)
+	}
+	if (sharedSession{keptCopy}).Deleted() {
+		t.Error("an idle copy of a session the store keeps reports it deleted")
+	}
+	if !(sharedSession{deletedCopy}).Deleted() {
+		t.Error("an idle copy of a session ended in the store does not report it deleted")
+	}
+}
