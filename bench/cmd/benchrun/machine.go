@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 )
 
 // machine describes where a run happened, for the report.
@@ -20,6 +22,9 @@ type machine struct {
 	Go          string
 	LoadAverage string
 	Commit      string
+	// SQLiteDisk says where the SQLite stores' files are and on what
+	// kind of file system, since a sync costs what that disk makes it cost.
+	SQLiteDisk string `json:",omitempty"`
 }
 
 // describeMachine reads the machine's description from /proc and git.
@@ -33,6 +38,30 @@ func describeMachine(ctx context.Context, moduleDir string) machine {
 		LoadAverage: loadAverage(),
 		Commit:      gitCommit(ctx, moduleDir),
 	}
+}
+
+// fileSystems names the file system types worth telling apart, by the
+// magic number statfs(2) returns.
+var fileSystems = map[int64]string{
+	0xEF53: "ext4", 0x01021994: "tmpfs (a sync costs nothing)", 0x58465342: "xfs", 0x9123683E: "btrfs",
+	0x794C7630: "overlayfs", 0x2FC12FC1: "zfs", 0x6969: "nfs",
+}
+
+// describeDisk names dir and the type of the file system it is on.
+func describeDisk(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(abs, &st); err != nil {
+		return abs + " (file system unknown: " + err.Error() + ")"
+	}
+	name, ok := fileSystems[int64(st.Type)]
+	if !ok {
+		name = fmt.Sprintf("file system type %#x", st.Type)
+	}
+	return abs + ", on " + name
 }
 
 // readTrimmed returns a small file's contents without surrounding space, or

@@ -1,7 +1,11 @@
 // Command benchrun is the side-by-side benchmark: it builds every server
-// under servers/, loads each over stdio and Streamable HTTP at 1 and 32 calls
-// in flight, measures memory per idle legacy HTTP session, and writes
-// RESULTS.md (medians and ratios) plus the raw figures under results/raw/.
+// under servers/ and measures, in interleaved rounds, echo calls on every
+// implementation over stdio and Streamable HTTP at 1 and 32 calls in
+// flight, the task life on every store and task surface, the cost of
+// OpenTelemetry tracing and of legacy sessions on a shared store, and the
+// memory per idle legacy HTTP session. It writes RESULTS.md (every figure as
+// min, median and max over the rounds, and the targets) plus the raw
+// figures under results/raw/.
 //
 // Run it from the bench directory: go run ./cmd/benchrun. Everything runs on
 // 127.0.0.1, and the whole run is bounded by -timeout.
@@ -18,12 +22,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/weftmcp/weft/bench/internal/loadgen"
+	"github.com/weftmcp/weft/bench/internal/placement"
 )
 
 // modulePath is the bench module, which the runner must be started in.
@@ -33,12 +37,16 @@ func main() {
 	var (
 		s       settings
 		only    = flag.String("only", "", "comma-separated implementations to run (default: all)")
+		rows    = flag.String("rows", "", "comma-separated sections to run: "+joinNames(sections())+" (default: all)")
+		store   = flag.String("store", "", "comma-separated stores for the task life and shared-session rows: "+strings.Join(placement.Kinds(), ", ")+" (default: all)")
 		out     = flag.String("out", "RESULTS.md", "report file, relative to the bench directory")
-		timeout = flag.Duration("timeout", 30*time.Minute, "stop the whole run after this long")
+		timeout = flag.Duration("timeout", 90*time.Minute, "stop the whole run after this long")
 		from    = flag.String("from", "", "measure nothing: write the report again from this raw results file (results/raw/*.json), "+
 			"for instance after editing "+findingsFile)
+		compare = flag.String("compare", "", "measure nothing: given two raw results files, FIRST,SECOND, list the figures whose ranges do "+
+			"not overlap and the targets whose verdicts differ (run twice before publishing)")
 	)
-	flag.IntVar(&s.Rounds, "rounds", 5, "rounds; every figure is a median over them")
+	flag.IntVar(&s.Rounds, "rounds", 5, "rounds; every figure is given as min, median and max over them")
 	flag.DurationVar(&s.Warmup, "warmup", 500*time.Millisecond, "warm-up of each row, not measured")
 	flag.DurationVar(&s.Window, "window", 2*time.Second, "measured window of each row")
 	flag.IntVar(&s.Sessions, "sessions", 1000, "idle legacy sessions opened for the memory figure")
@@ -53,10 +61,17 @@ func main() {
 	defer cancel()
 
 	var err error
-	if *from != "" {
+	switch {
+	case *compare != "":
+		err = compareFiles(*compare)
+	case *from != "":
 		err = rewrite(logger, *from, *out)
-	} else {
-		err = run(ctx, logger, s, *only, *out)
+	default:
+		var sel selection
+		if sel, err = parseSelection(*only, *rows, *store); err == nil {
+			s.Sections, s.Stores = sel.Sections, sel.Stores
+			err = run(ctx, logger, s, sel, *out)
+		}
 	}
 	if err != nil {
 		logger.Error("benchmark failed", "err", err)
@@ -66,8 +81,24 @@ func main() {
 	}
 }
 
+// parseSelection reads the -only, -rows and -store flags.
+func parseSelection(only, rows, store string) (selection, error) {
+	var (
+		sel selection
+		err error
+	)
+	if sel.Impls, err = selectImplementations(only); err != nil {
+		return sel, err
+	}
+	if sel.Sections, err = parseList(rows, "-rows", sections()); err != nil {
+		return sel, err
+	}
+	sel.Stores, err = parseList(store, "-store", placement.Kinds())
+	return sel, err
+}
+
 // run does the whole benchmark.
-func run(ctx context.Context, logger *slog.Logger, s settings, only, out string) error {
+func run(ctx context.Context, logger *slog.Logger, s settings, sel selection, out string) error {
 	if s.Rounds < 1 || s.Sessions < 1 || s.Window <= 0 || s.Warmup < 0 {
 		return fmt.Errorf("need -rounds ≥ 1, -sessions ≥ 1, -window > 0 and -warmup ≥ 0")
 	}
@@ -78,76 +109,63 @@ func run(ctx context.Context, logger *slog.Logger, s settings, only, out string)
 	if err := checkModuleDir(moduleDir); err != nil {
 		return err
 	}
-	impls, err := selectImplementations(only)
-	if err != nil {
-		return err
-	}
-	r := &results{Started: time.Now(), Settings: s, Impls: impls, Binaries: map[string]binary{}}
+	r := &results{Started: time.Now(), Settings: s, Impls: sel.Impls, Binaries: map[string]binary{}}
 	r.Machine = describeMachine(ctx, moduleDir)
 
 	if s.ProfileDir != "" {
 		if s.ProfileDir, err = filepath.Abs(s.ProfileDir); err != nil {
 			return err
 		}
+		r.Settings.ProfileDir = s.ProfileDir
 		if err := os.MkdirAll(s.ProfileDir, 0o755); err != nil {
 			return fmt.Errorf("make the profile directory: %w", err)
 		}
 	}
 	binDir := filepath.Join(moduleDir, "..", ".cache", "bench", "bin")
-	for _, impl := range impls {
+	// SQLite files go on the checkout's disk, as a user's would, not in a
+	// temporary folder that may be a tmpfs where a sync costs nothing.
+	sqliteDir := filepath.Join(moduleDir, "..", ".cache", "bench", "sqlite")
+	if err := os.MkdirAll(sqliteDir, 0o755); err != nil {
+		return fmt.Errorf("make the folder for SQLite stores: %w", err)
+	}
+	r.Machine.SQLiteDisk = describeDisk(sqliteDir)
+	for _, impl := range sel.Impls {
 		logger.Info("building", "impl", impl.Name, "into", binDir)
 		if r.Binaries[impl.Name], err = build(ctx, moduleDir, binDir, impl); err != nil {
 			return err
 		}
 	}
-	rows := len(cells()) * len(impls)
-	for _, impl := range impls {
-		if impl.TaskArgs != nil {
-			rows += len(cells())
-		}
-	}
 	perRow := s.Warmup + s.Window
-	logger.Info("measuring", "rounds", s.Rounds, "rows", rows,
+	rows := len(sel.plan(0))
+	logger.Info("measuring", "rounds", s.Rounds, "rows per round", rows, "load average", loadAverage(),
 		"expected", (time.Duration(s.Rounds*rows)*perRow).Round(time.Second).String()+" plus start-up and idle sessions")
 
 	opt := loadgen.Options{Warmup: s.Warmup, Window: s.Window}
 	for round := range s.Rounds {
-		order := rotate(impls, round)
-		for _, c := range cells() {
-			for _, impl := range order {
-				res, err := measureThroughput(ctx, impl, r.Binaries[impl.Name], c, opt, s.profile("echo", impl, c, round))
+		for _, k := range sel.plan(round) {
+			impl, _ := r.impl(k.Impl)
+			if k.Section == sectionIdle {
+				res, err := measureSessions(ctx, impl, r.Binaries[impl.Name], s.Sessions)
 				if err != nil {
-					return fmt.Errorf("round %d, %s, %s: %w", round+1, c, impl.Name, err)
+					return fmt.Errorf("round %d, idle sessions, %s: %w", round+1, impl.Name, err)
 				}
-				logger.Info("row", "round", round+1, "cell", c.String(), "impl", impl.Name,
-					"req/s", int(res.PerSecond), "p50", res.P50, "p99", res.P99, "cpu/req", res.CPUPerRequest, "checked", res.Checked)
-				r.Throughput = append(r.Throughput, throughputRun{Round: round + 1, Impl: impl.Name, Cell: c, Result: res})
+				logger.Info("idle sessions", "round", round+1, "impl", impl.Name, "per session bytes", int(res.PerSession))
+				r.Sessions = append(r.Sessions, sessionRun{Round: round + 1, Impl: impl.Name, Result: res})
+				continue
 			}
-		}
-		for _, c := range cells() {
-			for _, impl := range order {
-				if impl.TaskArgs == nil {
-					continue
-				}
-				res, err := measureTaskLife(ctx, impl, r.Binaries[impl.Name], c, opt, s.profile("tasks", impl, c, round))
-				if err != nil {
-					return fmt.Errorf("round %d, task life, %s, %s: %w", round+1, c, impl.Name, err)
-				}
-				logger.Info("task life", "round", round+1, "cell", c.String(), "impl", impl.Name,
-					"tasks/s", int(res.PerSecond), "p50", res.P50, "p99", res.P99, "cpu/task", res.CPUPerRequest, "polls/task", res.PollsPerTask)
-				r.TaskLife = append(r.TaskLife, taskRun{Round: round + 1, Impl: impl.Name, Cell: c, Result: res})
-			}
-		}
-		for _, impl := range order {
-			res, err := measureSessions(ctx, impl, r.Binaries[impl.Name], s.Sessions)
+			res, err := measureRow(ctx, k, impl, r.Binaries[impl.Name], opt, rowPlace{SQLiteDir: sqliteDir, Profile: s.profile(k, round)})
 			if err != nil {
-				return fmt.Errorf("round %d, idle sessions, %s: %w", round+1, impl.Name, err)
+				return fmt.Errorf("round %d, %s: %w", round+1, k, err)
 			}
-			logger.Info("idle sessions", "round", round+1, "impl", impl.Name, "per session bytes", int(res.PerSession))
-			r.Sessions = append(r.Sessions, sessionRun{Round: round + 1, Impl: impl.Name, Result: res})
+			logger.Info("row", "round", round+1, "row", k.String(), "per s", int(res.PerSecond), "p50", res.P50, "p99", res.P99,
+				"cpu/op", res.CPUPerRequest, "store cpu/op", res.StoreCPUPerRequest, "requests/task", res.RequestsPerTask)
+			r.Runs = append(r.Runs, rowRun{Round: round + 1, Key: k, Result: res})
 		}
+		r.RoundLoads = append(r.RoundLoads, loadAverage())
+		logger.Info("round done", "round", round+1, "load average", r.RoundLoads[round])
 	}
 	r.Elapsed = time.Since(r.Started)
+	r.LoadAverageEnd = loadAverage()
 
 	if err := writeRaw(moduleDir, r); err != nil {
 		return err
@@ -160,6 +178,37 @@ func run(ctx context.Context, logger *slog.Logger, s settings, only, out string)
 	return nil
 }
 
+// compareFiles prints the comparison of the two raw results files in
+// files (FIRST,SECOND) to standard output.
+func compareFiles(files string) error {
+	first, second, ok := strings.Cut(files, ",")
+	if !ok {
+		return fmt.Errorf("-compare %q needs two raw results files, FIRST,SECOND", files)
+	}
+	a, err := readRaw(first)
+	if err != nil {
+		return err
+	}
+	b, err := readRaw(second)
+	if err != nil {
+		return err
+	}
+	return writeComparison(os.Stdout, a, b)
+}
+
+// readRaw reads a raw results file.
+func readRaw(file string) (*results, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("read the raw results: %w", err)
+	}
+	var r results
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s holds no raw results: %w", file, err)
+	}
+	return &r, nil
+}
+
 // rewrite writes the report again from the raw results in file, with the
 // findings as they are now.
 func rewrite(logger *slog.Logger, file, out string) error {
@@ -170,15 +219,11 @@ func rewrite(logger *slog.Logger, file, out string) error {
 	if err := checkModuleDir(moduleDir); err != nil {
 		return err
 	}
-	data, err := os.ReadFile(file)
+	r, err := readRaw(file)
 	if err != nil {
-		return fmt.Errorf("read the raw results: %w", err)
+		return err
 	}
-	var r results
-	if err := json.Unmarshal(data, &r); err != nil {
-		return fmt.Errorf("%s holds no raw results: %w", file, err)
-	}
-	path, err := publish(moduleDir, &r, out)
+	path, err := publish(moduleDir, r, out)
 	if err != nil {
 		return err
 	}
@@ -233,29 +278,6 @@ func checkModuleDir(dir string) error {
 		}
 	}
 	return errors.New("run benchrun from the bench directory: cd bench && go run ./cmd/benchrun")
-}
-
-// selectImplementations returns the implementations named in only (comma
-// separated), in table order, or all of them if only is empty.
-func selectImplementations(only string) ([]implementation, error) {
-	all := implementations()
-	if only == "" {
-		return all, nil
-	}
-	wanted := strings.Split(only, ",")
-	for _, name := range wanted {
-		if !slices.ContainsFunc(all, func(i implementation) bool { return i.Name == name }) {
-			return nil, fmt.Errorf("-only names %q, which is not an implementation", name)
-		}
-	}
-	return slices.DeleteFunc(all, func(i implementation) bool { return !slices.Contains(wanted, i.Name) }), nil
-}
-
-// rotate returns impls starting at position round (wrapping), so no
-// implementation always goes first.
-func rotate(impls []implementation, round int) []implementation {
-	k := round % len(impls)
-	return append(slices.Clone(impls[k:]), impls[:k]...)
 }
 
 // writeRaw saves every figure of the run as JSON under results/raw/.

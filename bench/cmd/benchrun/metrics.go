@@ -3,35 +3,37 @@ package main
 import (
 	"fmt"
 	"time"
-
-	"github.com/weftmcp/weft/bench/internal/loadgen"
 )
 
-// metric is one figure of a throughput run.
+// metric is one figure of a row.
 type metric struct {
 	// Name heads its column.
 	Name string
-	// HigherIsBetter is true for throughput, false for costs.
-	HigherIsBetter bool
-	// Value extracts it from a run's result.
-	Value func(loadgen.Result) float64
+	// Value extracts it from a row's result.
+	Value func(rowResult) float64
 	// Format prints a value.
 	Format func(float64) string
 }
 
-// metrics lists the throughput figures in report order.
-func metrics() []metric {
+// echoMetrics lists the figures of the echo rows in report order.
+func echoMetrics() []metric {
 	return []metric{
-		{Name: "req/s", HigherIsBetter: true, Value: func(r loadgen.Result) float64 { return r.PerSecond }, Format: formatRate},
-		{Name: "p50", Value: func(r loadgen.Result) float64 { return float64(r.P50) }, Format: formatDuration},
-		{Name: "p99", Value: func(r loadgen.Result) float64 { return float64(r.P99) }, Format: formatDuration},
-		{Name: "server CPU/req", Value: func(r loadgen.Result) float64 { return float64(r.CPUPerRequest) }, Format: formatDuration},
-		{Name: "server peak RSS", Value: func(r loadgen.Result) float64 { return float64(r.PeakRSS) }, Format: formatBytes},
+		{Name: "req/s", Value: perSecond, Format: formatRate},
+		{Name: "p50", Value: func(r rowResult) float64 { return float64(r.P50) }, Format: formatDuration},
+		{Name: "p99", Value: p99, Format: formatDuration},
+		{Name: "server CPU/req", Value: cpu, Format: formatDuration},
+		{Name: "server peak RSS", Value: func(r rowResult) float64 { return float64(r.PeakRSS) }, Format: formatBytes},
 	}
 }
 
 // formatRate prints requests per second without decimals.
 func formatRate(v float64) string { return fmt.Sprintf("%.0f", v) }
+
+// formatCount prints a mean count to two decimals.
+func formatCount(v float64) string { return fmt.Sprintf("%.2f", v) }
+
+// formatTimes prints a ratio as a multiple.
+func formatTimes(v float64) string { return fmt.Sprintf("%.2f×", v) }
 
 // formatDuration prints nanoseconds in µs below a millisecond, else in ms.
 func formatDuration(ns float64) string {
@@ -59,5 +61,5 @@ func formatRatio(a, b float64) string {
 	if b <= 0 {
 		return "n/a"
 	}
-	return fmt.Sprintf("%.2f×", a/b)
+	return formatTimes(a / b)
 }

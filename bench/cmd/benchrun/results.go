@@ -15,32 +15,55 @@ type settings struct {
 	Warmup   time.Duration
 	Window   time.Duration
 	Sessions int
+	// Sections and Stores are what -rows and -store selected.
+	Sections []section
+	Stores   []string
 	// ProfileDir, when set, is where the servers write CPU profiles.
 	ProfileDir string `json:",omitempty"`
 }
 
 // profile returns the CPU profile file of one row, or "" when not profiling.
-func (s settings) profile(load string, impl implementation, c cell, round int) string {
+func (s settings) profile(k rowKey, round int) string {
 	if s.ProfileDir == "" {
 		return ""
 	}
-	return filepath.Join(s.ProfileDir, fmt.Sprintf("%s-%s-%s-%d-round%d.prof", impl.Name, load, c.Transport, c.InFlight, round+1))
+	name := k.Impl
+	if k.Variant != "" {
+		name = k.Variant
+	}
+	if k.Store != "" {
+		name += "-" + k.Store
+	}
+	if k.Surface != "" {
+		name += "-" + string(k.Surface)
+	}
+	return filepath.Join(s.ProfileDir, fmt.Sprintf("%s-%s-%s-%d-round%d.prof", safeName(name), k.Section, k.Cell.Transport, k.Cell.InFlight, round+1))
 }
 
-// throughputRun is one cell measured for one implementation in one round.
-type throughputRun struct {
-	Round  int
-	Impl   string
-	Cell   cell
-	Result loadgen.Result
+// safeName makes a row name fit a file name.
+func safeName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }
 
-// taskRun is one cell of the task life figure measured for one
-// implementation in one round.
-type taskRun struct {
+// rowResult is one row measured.
+type rowResult struct {
+	loadgen.Result
+	// PollsPerTask and RequestsPerTask are the mean tasks/get and the mean
+	// requests of every kind per task (task lives only).
+	PollsPerTask    float64 `json:",omitzero"`
+	RequestsPerTask float64 `json:",omitzero"`
+}
+
+// rowRun is one row measured in one round.
+type rowRun struct {
 	Round  int
-	Impl   string
-	Cell   cell
+	Key    rowKey
 	Result rowResult
 }
 
@@ -54,14 +77,17 @@ type sessionRun struct {
 // results is everything a run produced; it is written raw as JSON and
 // summarised as RESULTS.md.
 type results struct {
-	Started    time.Time
-	Elapsed    time.Duration
-	Settings   settings
-	Machine    machine
+	Started  time.Time
+	Elapsed  time.Duration
+	Settings settings
+	Machine  machine
+	// LoadAverageEnd is the load average when the last row had run.
+	LoadAverageEnd string
+	// RoundLoads are the load averages at the end of each round.
+	RoundLoads []string `json:",omitempty"`
 	Impls      []implementation
 	Binaries   map[string]binary
-	Throughput []throughputRun
-	TaskLife   []taskRun
+	Runs       []rowRun
 	Sessions   []sessionRun
 	// Findings is the hand-written analysis in findings.md (what profiles
 	// showed, what was fixed, what is left), included in the report.
@@ -73,55 +99,76 @@ func (r *results) has(name string) bool {
 	return slices.ContainsFunc(r.Impls, func(i implementation) bool { return i.Name == name })
 }
 
-// throughputMedian is the median over rounds of value for impl in cell.
-func (r *results) throughputMedian(impl string, c cell, value func(loadgen.Result) float64) float64 {
-	var xs []float64
-	for _, run := range r.Throughput {
-		if run.Impl == impl && run.Cell == c {
-			xs = append(xs, value(run.Result))
+// impl returns the run's implementation named name.
+func (r *results) impl(name string) (implementation, bool) {
+	i := slices.IndexFunc(r.Impls, func(i implementation) bool { return i.Name == name })
+	if i < 0 {
+		return implementation{}, false
+	}
+	return r.Impls[i], true
+}
+
+// ran reports whether row k was measured.
+func (r *results) ran(k rowKey) bool {
+	return slices.ContainsFunc(r.Runs, func(run rowRun) bool { return run.Key == k })
+}
+
+// byRound returns the results of row k, by round.
+func (r *results) byRound(k rowKey) map[int]rowResult {
+	out := map[int]rowResult{}
+	for _, run := range r.Runs {
+		if run.Key == k {
+			out[run.Round] = run.Result
 		}
 	}
-	return median(xs)
+	return out
 }
 
-// taskMedian is the median over rounds of value for impl's task lives in cell.
-func (r *results) taskMedian(impl string, c cell, value func(rowResult) float64) float64 {
+// figure is the summary over rounds of value for row k.
+func (r *results) figure(k rowKey, value func(rowResult) float64) summary {
 	var xs []float64
-	for _, run := range r.TaskLife {
-		if run.Impl == impl && run.Cell == c {
-			xs = append(xs, value(run.Result))
+	for _, x := range r.byRound(k) {
+		xs = append(xs, value(x))
+	}
+	return summarize(xs)
+}
+
+// combine is the summary over rounds of f of rows a and b in the same
+// round: rows of one round ran side by side, so a ratio within a round is
+// less exposed to drift on the machine than a ratio of medians. Rounds
+// missing either row, or where f says its value is undefined, are left out.
+func (r *results) combine(a, b rowKey, f func(a, b rowResult) (float64, bool)) summary {
+	bs := r.byRound(b)
+	var xs []float64
+	for round, x := range r.byRound(a) {
+		if y, ok := bs[round]; ok {
+			if v, ok := f(x, y); ok {
+				xs = append(xs, v)
+			}
 		}
 	}
-	return median(xs)
+	return summarize(xs)
 }
 
-// taskImpls lists the run's implementations that have tasks, in table order.
-func (r *results) taskImpls() []implementation {
-	return slices.DeleteFunc(slices.Clone(r.Impls), func(i implementation) bool { return i.TaskArgs == nil })
+// ratio is the summary over rounds of value of row a divided by value of
+// row b in the same round (see combine).
+func (r *results) ratio(a, b rowKey, value func(rowResult) float64) summary {
+	return r.combine(a, b, func(x, y rowResult) (float64, bool) {
+		d := value(y)
+		return value(x) / d, d > 0
+	})
 }
 
-// sessionMedian is the median over rounds of the memory per idle session of impl.
-func (r *results) sessionMedian(impl string, value func(sessionResult) float64) float64 {
+// sessionFigure is the summary over rounds of value for impl's idle sessions.
+func (r *results) sessionFigure(impl string, value func(sessionResult) float64) summary {
 	var xs []float64
 	for _, run := range r.Sessions {
 		if run.Impl == impl {
 			xs = append(xs, value(run.Result))
 		}
 	}
-	return median(xs)
+	return summarize(xs)
 }
 
-// median returns the middle of xs (the mean of the middle two for an even
-// count), or 0 for none.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	mid := len(s) / 2
-	if len(s)%2 == 1 {
-		return s[mid]
-	}
-	return (s[mid-1] + s[mid]) / 2
-}
+// echoKey is the key of impl's plain echo row in c.
+func echoKey(impl string, c cell) rowKey { return rowKey{Section: sectionEcho, Impl: impl, Cell: c} }

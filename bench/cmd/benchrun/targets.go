@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/weftmcp/weft/bench/internal/loadgen"
+	"github.com/weftmcp/weft/bench/internal/mcpwire"
 )
 
 // subject is the implementation the targets are about.
@@ -11,84 +11,236 @@ const subject = "weft"
 
 // targetCheck is one target evaluated against a run.
 type targetCheck struct {
+	// Group names the issue the target comes from.
+	Group    string
 	Target   string
 	Measured string
 	Met      bool
 }
 
-// Target thresholds (issue 9).
+// Target thresholds: issue 9 (plain calls, idle sessions) and issue 19
+// (floors, task life, stores).
 const (
 	maxCPUVsBare        = 1.5    // weft server CPU/req ≤ 1.5× bare's, every cell
 	maxP99VsBare        = 2.0    // weft p99 ≤ 2× bare's, every cell
 	minStdioCPUGainGo   = 10.0   // go-sdk spends ≥ 10× weft's server CPU/req on stdio
 	minStdioCPUGainMark = 3.0    // mcp-go spends ≥ 3× weft's server CPU/req on stdio
 	maxSessionBytes     = 2048.0 // memory per idle legacy HTTP session
+
+	maxHTTPCPUVsBare    = 1.2 // HTTP: weft server CPU/req ≤ 1.2× bare's
+	maxStdioCPUVsSerial = 1.1 // stdio: weft server CPU/req ≤ 1.1× the serial floor's
+	maxTaskCPUVsCalls   = 1.5 // a task life ≤ 1.5× the CPU of as many plain calls (memory store)
+	maxStoreTaskCPU     = 1.5 // Redis, PostgreSQL: server CPU/task ≤ 1.5× the memory store's
 )
 
-// evaluateTargets checks the subject against the floor and the peers. It
-// returns nothing when the subject is not in the run; a check whose other
-// side is missing is left out.
+// minStoreThroughput is each durable store's least tasks/s at 32 in flight
+// over HTTP, as a share of the memory store's in the same round.
+var minStoreThroughput = map[string]float64{"sqlite": 0.3, "redis": 0.5, "postgres": 0.25}
+
+// Figures the targets use.
+var (
+	perSecond  = func(x rowResult) float64 { return x.PerSecond }
+	cpu        = func(x rowResult) float64 { return float64(x.CPUPerRequest) }
+	p99        = func(x rowResult) float64 { return float64(x.P99) }
+	httpCell32 = cell{transportHTTP, 32}
+)
+
+// evaluateTargets checks the subject against the floors, the peers and its
+// own memory store. It returns nothing when the subject is not in the run;
+// a check whose rows did not run is left out.
 func evaluateTargets(r *results) []targetCheck {
 	if !r.has(subject) {
 		return nil
 	}
-	perSecond := func(x loadgen.Result) float64 { return x.PerSecond }
-	cpu := func(x loadgen.Result) float64 { return float64(x.CPUPerRequest) }
-	p99 := func(x loadgen.Result) float64 { return float64(x.P99) }
-	var checks []targetCheck
-	for _, c := range cells() {
-		mine := func(v func(loadgen.Result) float64) float64 { return r.throughputMedian(subject, c, v) }
-		theirs := func(impl string, v func(loadgen.Result) float64) float64 { return r.throughputMedian(impl, c, v) }
-		if r.has("bare") {
-			checks = append(checks,
-				ratioCheck(fmt.Sprintf("%s: server CPU/req ≤ %.1f× bare", c, maxCPUVsBare), mine(cpu), theirs("bare", cpu), maxCPUVsBare),
-				ratioCheck(fmt.Sprintf("%s: p99 ≤ %.0f× bare", c, maxP99VsBare), mine(p99), theirs("bare", p99), maxP99VsBare),
-			)
+	checks := plainCallTargets(r)
+	if perSession := r.sessionFigure(subject, func(s sessionResult) float64 { return s.PerSession }); perSession.N > 0 {
+		c := targetCheck{
+			Group:    "issue 9",
+			Target:   fmt.Sprintf("memory per idle legacy HTTP session ≤ %s", formatBytes(maxSessionBytes)),
+			Measured: perSession.format(formatBytes),
+			Met:      perSession.Median <= maxSessionBytes,
 		}
-		for _, peer := range []string{"gosdk", "mcpgo"} {
-			if !r.has(peer) {
+		if !c.Met {
+			c.Measured += " (" + formatOver(perSession.Median/maxSessionBytes) + " over)"
+		}
+		checks = append(checks, c)
+	}
+	checks = append(checks, taskTargets(r)...)
+	return append(checks, sharedSessionTargets(r)...)
+}
+
+// maxSessionRoundTrips bounds the store round trips of a request of a known
+// legacy session kept in a shared store (issue 17).
+const maxSessionRoundTrips = 1.0
+
+// sharedSessionTargets checks the rows of legacy sessions in a shared
+// store whose round trips were counted.
+func sharedSessionTargets(r *results) []targetCheck {
+	var checks []targetCheck
+	impl, _ := r.impl(subject)
+	for _, c := range cells() {
+		for _, v := range impl.Variants {
+			k := rowKey{Section: sectionSharedSessions, Impl: subject, Variant: v.Name, Store: v.Store, Cell: c}
+			trips := r.figure(k, roundTripsPerOp)
+			if v.Section != sectionSharedSessions || trips.Max == 0 {
 				continue
 			}
 			checks = append(checks, targetCheck{
-				Target: fmt.Sprintf("%s: ahead of %s (more req/s and less server CPU/req)", c, peer),
-				Measured: fmt.Sprintf("%s vs %s req/s, %s vs %s CPU/req",
-					formatRate(mine(perSecond)), formatRate(theirs(peer, perSecond)),
-					formatDuration(mine(cpu)), formatDuration(theirs(peer, cpu))),
-				Met: mine(perSecond) > theirs(peer, perSecond) && mine(cpu) < theirs(peer, cpu),
+				Group:    "issue 17",
+				Target:   fmt.Sprintf("%s: a request of a known session on %s makes ≤ %.0f store round trip", c, v.Store, maxSessionRoundTrips),
+				Measured: trips.format(formatCount) + " round trips per request",
+				Met:      trips.Median <= maxSessionRoundTrips,
 			})
 		}
-		if c.Transport != transportStdio {
-			continue
-		}
-		for _, gain := range []struct {
-			peer string
-			min  float64
-		}{{"gosdk", minStdioCPUGainGo}, {"mcpgo", minStdioCPUGainMark}} {
-			if !r.has(gain.peer) {
-				continue
-			}
-			check := ratioCheck(fmt.Sprintf("%s: server CPU/req ≤ 1/%.0f of %s", c, gain.min, gain.peer),
-				mine(cpu), theirs(gain.peer, cpu), 1/gain.min)
-			if need, floor := theirs(gain.peer, cpu)/gain.min, theirs("bare", cpu); !check.Met && r.has("bare") && need < floor {
-				// The target asks for less than the floor: say so.
-				check.Measured += fmt.Sprintf("; it needs %s, %s bare's %s, since %s is only %s bare",
-					formatDuration(need), formatRatio(need, floor), formatDuration(floor), gain.peer, formatRatio(theirs(gain.peer, cpu), floor))
-			}
-			checks = append(checks, check)
-		}
 	}
-	perSession := r.sessionMedian(subject, func(s sessionResult) float64 { return s.PerSession })
-	sessions := targetCheck{
-		Target:   fmt.Sprintf("memory per idle legacy HTTP session ≤ %s", formatBytes(maxSessionBytes)),
-		Measured: formatBytes(perSession),
-		Met:      perSession <= maxSessionBytes,
-	}
-	if !sessions.Met {
-		sessions.Measured += " (" + formatOver(perSession/maxSessionBytes) + " over)"
-	}
-	checks = append(checks, sessions)
 	return checks
 }
+
+// plainCallTargets checks the echo rows.
+func plainCallTargets(r *results) []targetCheck {
+	var checks []targetCheck
+	add := func(c targetCheck, ok bool) {
+		if ok {
+			checks = append(checks, c)
+		}
+	}
+	for _, c := range cells() {
+		mine := echoKey(subject, c)
+		if !r.ran(mine) {
+			continue
+		}
+		bare := echoKey("bare", c)
+		add(ratioCheck(r, "issue 9", fmt.Sprintf("%s: server CPU/req ≤ %.1f× bare", c, maxCPUVsBare), mine, bare, cpu, maxCPUVsBare))
+		add(ratioCheck(r, "issue 9", fmt.Sprintf("%s: p99 ≤ %.0f× bare", c, maxP99VsBare), mine, bare, p99, maxP99VsBare))
+		for _, peer := range []string{"gosdk", "mcpgo"} {
+			theirs := echoKey(peer, c)
+			if !r.ran(theirs) {
+				continue
+			}
+			mr, tr := r.figure(mine, perSecond).Median, r.figure(theirs, perSecond).Median
+			mc, tc := r.figure(mine, cpu).Median, r.figure(theirs, cpu).Median
+			checks = append(checks, targetCheck{
+				Group:    "issue 9",
+				Target:   fmt.Sprintf("%s: ahead of %s (more req/s and less server CPU/req)", c, peer),
+				Measured: fmt.Sprintf("%s vs %s req/s, %s vs %s CPU/req (medians)", formatRate(mr), formatRate(tr), formatDuration(mc), formatDuration(tc)),
+				Met:      mr > tr && mc < tc,
+			})
+		}
+		if c.Transport == transportStdio {
+			for _, gain := range []struct {
+				peer string
+				min  float64
+			}{{"gosdk", minStdioCPUGainGo}, {"mcpgo", minStdioCPUGainMark}} {
+				check, ok := ratioCheck(r, "issue 9", fmt.Sprintf("%s: server CPU/req ≤ 1/%.0f of %s", c, gain.min, gain.peer),
+					mine, echoKey(gain.peer, c), cpu, 1/gain.min)
+				if floor, ok := stdioFloor(r, c); ok && !check.Met {
+					need, floorCPU := r.figure(echoKey(gain.peer, c), cpu).Median/gain.min, r.figure(floor, cpu).Median
+					if need < floorCPU { // the target asks for less than the floor: say so
+						check.Measured += fmt.Sprintf("; it needs %s, %s %s's %s", formatDuration(need), formatRatio(need, floorCPU), floor.Impl, formatDuration(floorCPU))
+					}
+				}
+				add(check, ok)
+			}
+			add(ratioCheck(r, "issue 19", fmt.Sprintf("%s: server CPU/req ≤ %.1f× bare-serial (the stdio floor)", c, maxStdioCPUVsSerial),
+				mine, echoKey("bare-serial", c), cpu, maxStdioCPUVsSerial))
+		} else {
+			add(ratioCheck(r, "issue 19", fmt.Sprintf("%s: server CPU/req ≤ %.1f× bare", c, maxHTTPCPUVsBare), mine, bare, cpu, maxHTTPCPUVsBare))
+		}
+	}
+	return checks
+}
+
+// stdioFloor is the lowest floor that ran in stdio cell c: the serial loop,
+// else bare.
+func stdioFloor(r *results, c cell) (rowKey, bool) {
+	for _, name := range []string{"bare-serial", "bare"} {
+		if k := echoKey(name, c); r.ran(k) {
+			return k, true
+		}
+	}
+	return rowKey{}, false
+}
+
+// taskTargets checks the task life rows of the subject.
+func taskTargets(r *results) []targetCheck {
+	var checks []targetCheck
+	add := func(c targetCheck, ok bool) {
+		if ok {
+			checks = append(checks, c)
+		}
+	}
+	task := func(store string, s mcpwire.Surface, c cell) rowKey {
+		return rowKey{Section: sectionTasks, Impl: subject, Store: store, Surface: s, Cell: c}
+	}
+	for _, s := range mcpwire.Surfaces() {
+		for _, c := range cells() {
+			life, call := task("memory", s, c), echoKey(subject, c)
+			if !r.ran(life) || !r.ran(call) {
+				continue
+			}
+			per := r.combine(life, call, taskVsCalls)
+			c := targetCheck{
+				Group: "issue 19",
+				Target: fmt.Sprintf("%s, %s tasks, memory: server CPU/task ≤ %.1f× as many plain calls as the life has requests",
+					c, s, maxTaskCPUVsCalls),
+				Measured: per.format(formatTimes) + fmt.Sprintf(" of %s requests × CPU/call", r.figure(life, requestsPerTask).format(formatCount)),
+				Met:      per.Median <= maxTaskCPUVsCalls,
+			}
+			if !c.Met {
+				c.Measured += " (" + formatOver(per.Median/maxTaskCPUVsCalls) + " over)"
+			}
+			checks = append(checks, c)
+		}
+	}
+	for _, store := range []string{"memory", "sqlite", "redis", "postgres"} {
+		for _, s := range mcpwire.Surfaces() {
+			for _, transport := range []string{transportStdio, transportHTTP} {
+				one, many := task(store, s, cell{transport, 1}), task(store, s, cell{transport, 32})
+				if !r.ran(one) || !r.ran(many) {
+					continue
+				}
+				a, b := r.figure(many, perSecond), r.figure(one, perSecond)
+				checks = append(checks, targetCheck{
+					Group:    "issue 19",
+					Target:   fmt.Sprintf("%s, %s tasks, %s: tasks/s at 32 in flight ≥ at 1", transport, s, store),
+					Measured: fmt.Sprintf("%s vs %s", a.format(formatRate), b.format(formatRate)),
+					Met:      a.Median >= b.Median,
+				})
+			}
+			memory := task("memory", s, httpCell32)
+			if min, ok := minStoreThroughput[store]; ok {
+				share := r.ratio(task(store, s, httpCell32), memory, perSecond)
+				c := targetCheck{
+					Group:    "issue 19",
+					Target:   fmt.Sprintf("%s, %s tasks: %s tasks/s ≥ %.2f× the memory store's", httpCell32, s, store, min),
+					Measured: share.format(formatTimes),
+					Met:      share.Median >= min,
+				}
+				if !c.Met {
+					c.Measured += fmt.Sprintf(" (%.0f%% short)", 100*(1-share.Median/min))
+				}
+				add(c, share.N > 0)
+			}
+			if store == "redis" || store == "postgres" {
+				for _, c := range cells() {
+					add(ratioCheck(r, "issue 19", fmt.Sprintf("%s, %s tasks: %s server CPU/task ≤ %.1f× the memory store's", c, s, store, maxStoreTaskCPU),
+						task(store, s, c), task("memory", s, c), cpu, maxStoreTaskCPU))
+				}
+			}
+		}
+	}
+	return checks
+}
+
+// taskVsCalls divides a task life's server CPU per task by its requests per
+// task times the plain call's server CPU per request.
+func taskVsCalls(life, call rowResult) (float64, bool) {
+	d := life.RequestsPerTask * float64(call.CPUPerRequest)
+	return float64(life.CPUPerRequest) / d, d > 0
+}
+
+// requestsPerTask is a task life's mean requests per task.
+func requestsPerTask(x rowResult) float64 { return x.RequestsPerTask }
 
 // formatOver prints by how much a figure x times its limit is over it:
 // whole percent, or one decimal below 10%.
@@ -99,15 +251,17 @@ func formatOver(x float64) string {
 	return fmt.Sprintf("%.0f%%", 100*(x-1))
 }
 
-// ratioCheck checks mine/theirs ≤ limit, saying by how much a miss misses.
-func ratioCheck(target string, mine, theirs, limit float64) targetCheck {
-	c := targetCheck{
-		Target:   target,
-		Measured: formatRatio(mine, theirs),
-		Met:      theirs > 0 && mine/theirs <= limit,
+// ratioCheck checks that row mine's value over row theirs's, round by
+// round, has a median ≤ limit, saying by how much a miss misses. It is not
+// ok when either row did not run.
+func ratioCheck(r *results, group, target string, mine, theirs rowKey, value func(rowResult) float64, limit float64) (targetCheck, bool) {
+	if !r.ran(mine) || !r.ran(theirs) {
+		return targetCheck{}, false
 	}
-	if theirs > 0 && !c.Met {
-		c.Measured += " (" + formatOver(mine/theirs/limit) + " over)"
+	s := r.ratio(mine, theirs, value)
+	c := targetCheck{Group: group, Target: target, Measured: s.format(formatTimes), Met: s.N > 0 && s.Median <= limit}
+	if s.N > 0 && !c.Met {
+		c.Measured += " (" + formatOver(s.Median/limit) + " over)"
 	}
-	return c
+	return c, true
 }

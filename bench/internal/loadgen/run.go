@@ -32,6 +32,27 @@ type Options struct {
 	Warmup time.Duration
 	// Window is how long the measurement lasts.
 	Window time.Duration
+	// Store, when set, is the service the server keeps its state in
+	// (Redis, PostgreSQL), whose spending over the window is reported too.
+	Store Store
+}
+
+// Store reads what the store the server keeps its state in has spent so
+// far; it is read at the same two moments as the server.
+type Store interface {
+	Spent(ctx context.Context) (Spending, error)
+}
+
+// Spending is what a store has spent so far.
+type Spending struct {
+	// CPU is the CPU time of the store's server processes.
+	CPU time.Duration
+	// Commands is how many commands the store's server has processed;
+	// negative when not read.
+	Commands int64
+	// RoundTrips is how many round trips the server under load has made
+	// to the store; negative when not read.
+	RoundTrips int64
 }
 
 // Session is an initialized MCP session whose Echo call checks its answer;
@@ -65,6 +86,16 @@ type Result struct {
 	CPUPerRequest time.Duration
 	// PeakRSS is the server's peak resident set size at the window's end, in bytes.
 	PeakRSS int64
+	// StoreCPUPerRequest is Options.Store's CPU time over the window divided
+	// by Requests; zero without a Store.
+	StoreCPUPerRequest time.Duration `json:",omitzero"`
+	// StoreCommandsPerRequest is how many commands Options.Store processed
+	// over the window per request; zero without a Store or a count.
+	StoreCommandsPerRequest float64 `json:",omitzero"`
+	// StoreRoundTripsPerRequest is how many round trips the server made to
+	// Options.Store over the window per request; zero without a Store or a
+	// count.
+	StoreRoundTripsPerRequest float64 `json:",omitzero"`
 }
 
 // call is one answered call's timing.
@@ -133,7 +164,7 @@ func Run(ctx context.Context, session Session, server Server, opt Options) (Resu
 	slices.Sort(latencies)
 	window := windowEnd.Sub(windowStart)
 	n := int64(len(latencies))
-	return Result{
+	r := Result{
 		Sent:          sent.Load(),
 		Checked:       checked.Load(),
 		Requests:      n,
@@ -143,16 +174,50 @@ func Run(ctx context.Context, session Session, server Server, opt Options) (Resu
 		P99:           percentile(latencies, 99),
 		CPUPerRequest: (after.CPU - before.CPU) / time.Duration(n),
 		PeakRSS:       after.PeakRSS,
-	}, nil
+	}
+	if opt.Store != nil {
+		r.StoreCPUPerRequest = (after.store.CPU - before.store.CPU) / time.Duration(n)
+		r.StoreCommandsPerRequest = perRequest(before.store.Commands, after.store.Commands, n)
+		r.StoreRoundTripsPerRequest = perRequest(before.store.RoundTrips, after.store.RoundTrips, n)
+	}
+	return r, nil
 }
 
-// measureWindow waits out the warm-up, then samples the server's stats at
-// the start and end of the window.
-func measureWindow(ctx context.Context, server Server, opt Options) (before proc.Stats, start time.Time, after proc.Stats, end time.Time, err error) {
+// perRequest is a count's growth from before to after divided by n, or 0
+// when it was not read.
+func perRequest(before, after, n int64) float64 {
+	if before < 0 || after < 0 {
+		return 0
+	}
+	return float64(after-before) / float64(n)
+}
+
+// reading is what is read at each end of the window.
+type reading struct {
+	proc.Stats
+	store Spending
+}
+
+// read reads the server's stats and, with a Store, what it has spent.
+func read(ctx context.Context, server Server, store Store) (reading, error) {
+	var (
+		r   reading
+		err error
+	)
+	if r.Stats, err = server.Stats(); err != nil || store == nil {
+		return r, err
+	}
+	r.store, err = store.Spent(ctx)
+	return r, err
+}
+
+// measureWindow waits out the warm-up, then reads the server (and the
+// store) at the start and end of the window.
+func measureWindow(ctx context.Context, server Server, opt Options) (before reading, start time.Time, after reading, end time.Time, err error) {
 	if err = wait(ctx, opt.Warmup); err != nil {
 		return
 	}
-	if before, err = server.Stats(); err != nil {
+	if before, err = read(ctx, server, opt.Store); err != nil {
 		return
 	}
 	start = time.Now()
@@ -160,7 +225,7 @@ func measureWindow(ctx context.Context, server Server, opt Options) (before proc
 		return
 	}
 	end = time.Now()
-	after, err = server.Stats()
+	after, err = read(ctx, server, opt.Store)
 	return
 }
 

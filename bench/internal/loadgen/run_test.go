@@ -144,3 +144,46 @@ func TestRunRejectsAnEmptyShape(t *testing.T) {
 		t.Fatal("Run accepted 0 calls in flight")
 	}
 }
+
+// steppingStore has spent cpu and done commands more at each reading.
+type steppingStore struct {
+	cpu      time.Duration
+	commands int64 // negative: not counted
+	readings atomic.Int64
+}
+
+func (s *steppingStore) Spent(context.Context) (loadgen.Spending, error) {
+	n := s.readings.Add(1) - 1
+	if s.commands < 0 {
+		return loadgen.Spending{CPU: time.Duration(n) * s.cpu, Commands: -1, RoundTrips: -1}, nil
+	}
+	return loadgen.Spending{CPU: time.Duration(n) * s.cpu, Commands: 7 + n*s.commands, RoundTrips: 3 + n*s.commands/2}, nil
+}
+
+func TestRunDividesTheStoresSpendingOverTheWindowByItsRequests(t *testing.T) {
+	s := &failingSession{}
+	s.limit.Store(1 << 62)
+	opt := loadgen.Options{InFlight: 2, Warmup: 10 * time.Millisecond, Window: 50 * time.Millisecond}
+	for _, commands := range []int64{1000, -1} {
+		store := &steppingStore{cpu: 2 * time.Second, commands: commands}
+		opt.Store = store
+		r, err := loadgen.Run(t.Context(), s, fixedStats{}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := store.readings.Load(); got != 2 {
+			t.Fatalf("the store was read %d times, want once at each end of the window", got)
+		}
+		if want := 2 * time.Second / time.Duration(r.Requests); r.StoreCPUPerRequest != want {
+			t.Errorf("StoreCPUPerRequest = %s, want 2 s over %d requests = %s", r.StoreCPUPerRequest, r.Requests, want)
+		}
+		want := 0.0
+		if commands > 0 {
+			want = float64(commands) / float64(r.Requests)
+		}
+		if r.StoreCommandsPerRequest != want || r.StoreRoundTripsPerRequest != want/2 {
+			t.Errorf("with %d commands, StoreCommandsPerRequest = %v and StoreRoundTripsPerRequest = %v, want %v and %v",
+				commands, r.StoreCommandsPerRequest, r.StoreRoundTripsPerRequest, want, want/2)
+		}
+	}
+}

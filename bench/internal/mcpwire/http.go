@@ -17,6 +17,9 @@ import (
 const (
 	headerSession  = "Mcp-Session-Id"
 	headerProtocol = "MCP-Protocol-Version"
+	// Modern requests mirror their routing in headers (SEP-2243).
+	headerMethod = "Mcp-Method"
+	headerName   = "Mcp-Name"
 )
 
 // maxBody bounds one HTTP answer body.
@@ -41,7 +44,14 @@ type HTTPSession struct {
 	url       string
 	sessionID string // empty when the server issued none (a stateless server)
 	initDone  bool   // initialize answered: later messages carry the version header
+	modern    bool   // requests of ModernVersion: no session, routing headers
 	nextID    atomic.Int64
+}
+
+// route is what a modern POST mirrors in its headers: the method, and the
+// params member that names its target (a tool's name, a task's id), if any.
+type route struct {
+	method, name string
 }
 
 // DialHTTP initializes a session with the server at url (its /mcp endpoint)
@@ -52,7 +62,7 @@ func DialHTTP(ctx context.Context, client *http.Client, url string) (*HTTPSessio
 	if err != nil {
 		return nil, err
 	}
-	env, header, err := s.post(ctx, data, 1)
+	env, header, err := s.post(ctx, data, 1, route{method: "initialize"})
 	if err != nil {
 		return nil, err
 	}
@@ -65,10 +75,18 @@ func DialHTTP(ctx context.Context, client *http.Client, url string) (*HTTPSessio
 	}
 	s.sessionID = header.Get(headerSession)
 	s.initDone = true
-	if _, _, err := s.post(ctx, []byte(initializedNotification), 0); err != nil {
+	if _, _, err := s.post(ctx, []byte(initializedNotification), 0, route{method: "notifications/initialized"}); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// NewModernHTTP returns a client of the server at url (its /mcp endpoint)
+// that sends requests of ModernVersion: no handshake and no session; each
+// POST carries MCP-Protocol-Version, Mcp-Method and, when CallNamed is given
+// a name, Mcp-Name. The caller puts the _meta of each request in its params.
+func NewModernHTTP(client *http.Client, url string) *HTTPSession {
+	return &HTTPSession{client: client, url: url, modern: true}
 }
 
 // ID returns the Mcp-Session-Id the server issued, or "" if it issued none.
@@ -87,21 +105,27 @@ func (s *HTTPSession) Echo(ctx context.Context, text string) error {
 // Call sends one request, each in its own POST, and returns its result; an
 // error answer is an error.
 func (s *HTTPSession) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	return s.CallNamed(ctx, method, "", params)
+}
+
+// CallNamed is Call for a request whose params name its target (name: a
+// tool's name, a task's id), which a modern request mirrors in Mcp-Name.
+func (s *HTTPSession) CallNamed(ctx context.Context, method, name string, params any) (json.RawMessage, error) {
 	id := s.nextID.Add(1)
 	data, err := encodeRequest(id, method, params)
 	if err != nil {
 		return nil, err
 	}
-	env, _, err := s.post(ctx, data, id)
+	env, _, err := s.post(ctx, data, id, route{method: method, name: name})
 	if err != nil {
 		return nil, err
 	}
 	return resultOf(env, method)
 }
 
-// post sends one message. For a request (id > 0) it returns the answer with
-// that id; for a notification (id 0) it requires 202 Accepted.
-func (s *HTTPSession) post(ctx context.Context, body []byte, id int64) (envelope, http.Header, error) {
+// post sends one message routed as r. For a request (id > 0) it returns the
+// answer with that id; for a notification (id 0) it requires 202 Accepted.
+func (s *HTTPSession) post(ctx context.Context, body []byte, id int64, r route) (envelope, http.Header, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.url, bytes.NewReader(body))
 	if err != nil {
 		return envelope{}, nil, fmt.Errorf("build POST to %s: %w", s.url, err)
@@ -111,7 +135,14 @@ func (s *HTTPSession) post(ctx context.Context, body []byte, id int64) (envelope
 	if s.sessionID != "" {
 		req.Header.Set(headerSession, s.sessionID)
 	}
-	if s.initDone {
+	switch {
+	case s.modern:
+		req.Header.Set(headerProtocol, ModernVersion)
+		req.Header.Set(headerMethod, r.method)
+		if r.name != "" {
+			req.Header.Set(headerName, r.name)
+		}
+	case s.initDone:
 		req.Header.Set(headerProtocol, ProtocolVersion)
 	}
 	resp, err := s.client.Do(req)

@@ -2,7 +2,8 @@
 // or Streamable HTTP that treats every server alike and checks every answer.
 //
 // It speaks the legacy era: initialize (ProtocolVersion), then
-// notifications/initialized, then tools/call of the echo tool.
+// notifications/initialized, then tools/call of the echo tool; and, for the
+// io.modelcontextprotocol/tasks extension, modern requests (ModernVersion).
 package mcpwire
 
 import (
@@ -12,6 +13,10 @@ import (
 
 // ProtocolVersion is the version the client asks for and insists on.
 const ProtocolVersion = "2025-11-25"
+
+// ModernVersion is the version of the modern requests (no handshake, _meta
+// on every request) that carry the io.modelcontextprotocol/tasks extension.
+const ModernVersion = "2026-07-28"
 
 // ToolName is the one tool every benchmark server offers.
 const ToolName = "echo"

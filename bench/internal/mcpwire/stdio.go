@@ -36,13 +36,7 @@ type StdioSession struct {
 // abandoned through its context leaves an answer that will arrive unawaited
 // and stop the session, so abandon calls only when done with the session.
 func NewStdio(ctx context.Context, fromServer io.Reader, toServer io.Writer) (*StdioSession, error) {
-	s := &StdioSession{
-		out:     toServer,
-		pending: make(map[int64]chan<- envelope),
-		stopped: make(chan struct{}),
-	}
-	go s.read(fromServer)
-
+	s := NewModernStdio(fromServer, toServer)
 	result, err := s.Call(ctx, "initialize", json.RawMessage(initializeParams))
 	if err != nil {
 		return nil, err
@@ -54,6 +48,19 @@ func NewStdio(ctx context.Context, fromServer io.Reader, toServer io.Writer) (*S
 		return nil, err
 	}
 	return s, nil
+}
+
+// NewModernStdio starts a client on a server's standard streams, as
+// NewStdio does, that sends requests of ModernVersion: there is no
+// handshake, and the caller puts the _meta of each request in its params.
+func NewModernStdio(fromServer io.Reader, toServer io.Writer) *StdioSession {
+	s := &StdioSession{
+		out:     toServer,
+		pending: make(map[int64]chan<- envelope),
+		stopped: make(chan struct{}),
+	}
+	go s.read(fromServer)
+	return s
 }
 
 // Echo calls the echo tool with text. It returns nil only when the answer is
@@ -96,6 +103,11 @@ func (s *StdioSession) Call(ctx context.Context, method string, params any) (jso
 		s.forget(id)
 		return nil, fmt.Errorf("%s (id %d) got no answer: %w", method, id, context.Cause(ctx))
 	}
+}
+
+// CallNamed is Call; a stream has no headers to mirror the name in.
+func (s *StdioSession) CallNamed(ctx context.Context, method, _ string, params any) (json.RawMessage, error) {
+	return s.Call(ctx, method, params)
 }
 
 // writeLine sends one message followed by a newline.

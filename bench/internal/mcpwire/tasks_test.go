@@ -1,9 +1,11 @@
 package mcpwire_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 
@@ -71,7 +73,7 @@ func TestTaskSessionTakesEchoThroughATasksLife(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tasks := mcpwire.NewTaskSession(s)
+	tasks := mcpwire.NewTaskSession(s, mcpwire.LegacyTasks)
 	for _, text := range []string{"one", "two"} {
 		if err := tasks.Echo(t.Context(), text); err != nil {
 			t.Fatalf("a correct task life was rejected: %v", err)
@@ -82,6 +84,96 @@ func TestTaskSessionTakesEchoThroughATasksLife(t *testing.T) {
 	}
 	if got, want := tasks.PollsPerTask(), float64(f.workingPolls+1); got != want {
 		t.Errorf("PollsPerTask = %v; want %v (working polls, then the completed one)", got, want)
+	}
+	if got, want := tasks.RequestsPerTask(), float64(f.workingPolls+3); got != want {
+		t.Errorf("RequestsPerTask = %v; want %v (create, polls, result)", got, want)
+	}
+}
+
+// fakeExtension answers the io.modelcontextprotocol/tasks extension: every
+// request must be modern, carry the routing headers and declare the
+// extension; tools/call creates a task, tasks/get reports it working for
+// the first polls, then completed with the echo inlined (plus suffix).
+type fakeExtension struct {
+	t            *testing.T
+	workingPolls int
+	suffix       string
+
+	mu    sync.Mutex
+	texts map[string]string
+	polls map[string]int
+}
+
+func (f *fakeExtension) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var m struct {
+		incoming
+		Params struct {
+			Name      string `json:"name"`
+			TaskID    string `json:"taskId"`
+			Arguments struct {
+				Text string `json:"text"`
+			} `json:"arguments"`
+			Meta struct {
+				Version string `json:"io.modelcontextprotocol/protocolVersion"`
+				Caps    struct {
+					Extensions map[string]json.RawMessage `json:"extensions"`
+				} `json:"io.modelcontextprotocol/clientCapabilities"`
+			} `json:"_meta"`
+		} `json:"params"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&m); err != nil {
+		f.t.Errorf("malformed request: %v", err)
+		return
+	}
+	name := m.Params.Name + m.Params.TaskID
+	for header, want := range map[string]string{
+		"MCP-Protocol-Version": mcpwire.ModernVersion, "Mcp-Method": m.Method, "Mcp-Name": name, "Mcp-Session-Id": "",
+	} {
+		if got := r.Header.Get(header); got != want {
+			f.t.Errorf("%s: header %s is %q, want %q", m.Method, header, got, want)
+		}
+	}
+	if _, ok := m.Params.Meta.Caps.Extensions["io.modelcontextprotocol/tasks"]; !ok || m.Params.Meta.Version != mcpwire.ModernVersion {
+		f.t.Errorf("%s: _meta does not declare version %s and the tasks extension", m.Method, mcpwire.ModernVersion)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch m.Method {
+	case "tools/call":
+		id := fmt.Sprintf("task-%d", len(f.texts)+1)
+		f.texts[id] = m.Params.Arguments.Text
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"task","taskId":%q,"status":"working","ttlMs":null}}`, m.ID, id)
+	case "tasks/get":
+		f.polls[m.Params.TaskID]++
+		if f.polls[m.Params.TaskID] <= f.workingPolls {
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","taskId":%q,"status":"working"}}`, m.ID, m.Params.TaskID)
+			return
+		}
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","taskId":%q,"status":"completed","result":{"content":[{"type":"text","text":%q}]}}}`,
+			m.ID, m.Params.TaskID, f.texts[m.Params.TaskID]+f.suffix)
+	default:
+		f.t.Errorf("unexpected %s", m.Method)
+	}
+}
+
+func TestTaskSessionOnTheExtensionReadsTheInlinedResult(t *testing.T) {
+	for _, suffix := range []string{"", "!"} {
+		f := &fakeExtension{t: t, workingPolls: 1, suffix: suffix, texts: map[string]string{}, polls: map[string]int{}}
+		srv := httptest.NewServer(f)
+		tasks := mcpwire.NewTaskSession(mcpwire.NewModernHTTP(srv.Client(), srv.URL+"/mcp"), mcpwire.ExtensionTasks)
+		err := tasks.Echo(t.Context(), "hello")
+		srv.Close()
+		switch {
+		case suffix == "" && err != nil:
+			t.Fatalf("a correct extension task life was rejected: %v", err)
+		case suffix != "" && err == nil:
+			t.Fatal("an extension task whose result is not the echo was accepted")
+		case suffix == "":
+			if got := tasks.RequestsPerTask(); got != 3 {
+				t.Errorf("RequestsPerTask = %v; want 3 (create, two polls, nothing more)", got)
+			}
+		}
 	}
 }
 
@@ -100,7 +192,7 @@ func TestTaskSessionRejectsWrongLives(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := mcpwire.NewTaskSession(s).Echo(t.Context(), "hello"); err == nil {
+			if err := mcpwire.NewTaskSession(s, mcpwire.LegacyTasks).Echo(t.Context(), "hello"); err == nil {
 				t.Fatal("a wrong task life was accepted")
 			} else {
 				t.Log(err)

@@ -91,3 +91,32 @@ func TestStopEndsAStdioServerByClosingItsInput(t *testing.T) {
 		t.Fatalf("Stop of cat, which exits when its input ends: %v", err)
 	}
 }
+
+func TestCommandNameIsBetweenTheFirstAndLastParenthesis(t *testing.T) {
+	for stat, want := range map[string]string{
+		"1 (redis-server) S 0":    "redis-server",
+		"2 (we ird) (name) S 1 2": "we ird) (name",
+		"3 postgres S 1":          "",
+		"4 ()":                    "",
+	} {
+		if got := commandName([]byte(stat)); got != want {
+			t.Errorf("commandName(%q) = %q, want %q", stat, got, want)
+		}
+	}
+}
+
+// The test binary's own command name finds at least this process, whose
+// CPU time is counted.
+func TestCommandCPUFindsThisProcess(t *testing.T) {
+	stat, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu, n, err := CommandCPU(commandName(stat))
+	if err != nil || n < 1 || cpu < 0 {
+		t.Errorf("CommandCPU of this process's name = %s over %d processes, %v; want at least this one", cpu, n, err)
+	}
+	if _, n, _ := CommandCPU("no such command, surely"); n != 0 {
+		t.Errorf("CommandCPU found %d processes of a name no process has", n)
+	}
+}

@@ -4,12 +4,15 @@
 // It serves stdio by default and Streamable HTTP at /mcp with -http ADDR.
 // Over stdio one goroutine reads lines and each request runs in its own
 // goroutine (as any server that honours notifications/cancelled must), with
-// responses written whole under a mutex. Over HTTP it keeps legacy sessions
+// responses written whole under a mutex; with -serial each request is
+// answered on the reading goroutine instead (the floor of a stdio call, but
+// not a valid MCP server: it cannot see a cancellation). Over HTTP it keeps legacy sessions
 // in a map (id to negotiated version) and answers every request with JSON.
 package main
 
 import (
 	"context"
+	"flag"
 	"net/http"
 	"os"
 
@@ -17,9 +20,13 @@ import (
 )
 
 func main() {
+	serial := flag.Bool("serial", false, "stdio: answer each request on the reading goroutine, one after another")
 	servermain.Main(servermain.Server{
 		Name: "bare",
 		Stdio: func(ctx context.Context) error {
+			if *serial {
+				return serveStdioSerially(ctx, os.Stdin, os.Stdout)
+			}
 			return serveStdio(ctx, os.Stdin, os.Stdout)
 		},
 		HTTP: func() http.Handler { return newHTTPHandler() },

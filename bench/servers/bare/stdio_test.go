@@ -2,18 +2,22 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"strings"
 	"testing"
 )
 
-// exchange feeds lines to serveStdio and returns its answers keyed by id.
-func exchange(t *testing.T, lines ...string) map[string]string {
+// stdioLoop is serveStdio or serveStdioSerially.
+type stdioLoop func(ctx context.Context, in io.ReadCloser, out io.Writer) error
+
+// exchange feeds lines to serve and returns its answers keyed by id.
+func exchange(t *testing.T, serve stdioLoop, lines ...string) map[string]string {
 	t.Helper()
 	in := io.NopCloser(strings.NewReader(strings.Join(lines, "\n") + "\n"))
 	var out strings.Builder
-	if err := serveStdio(t.Context(), in, &out); err != nil {
+	if err := serve(t.Context(), in, &out); err != nil {
 		t.Fatal(err)
 	}
 	answers := map[string]string{}
@@ -31,7 +35,13 @@ func exchange(t *testing.T, lines ...string) map[string]string {
 }
 
 func TestStdioAnswersEveryRequestAndNoNotification(t *testing.T) {
-	got := exchange(t,
+	for name, serve := range map[string]stdioLoop{"concurrent": serveStdio, "serial": serveStdioSerially} {
+		t.Run(name, func(t *testing.T) { testStdioAnswers(t, serve) })
+	}
+}
+
+func testStdioAnswers(t *testing.T, serve stdioLoop) {
+	got := exchange(t, serve,
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi \"there\""}}}`,

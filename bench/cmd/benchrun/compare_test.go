@@ -1,0 +1,48 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCompareRunsFindsFiguresAndVerdictsNotReproduced(t *testing.T) {
+	names := []string{"weft", "bare"}
+	perSession := map[string]float64{"weft": 1500, "bare": 200}
+	first := fakeResults(names, map[string]time.Duration{"weft": 25 * time.Microsecond, "bare": 20 * time.Microsecond}, perSession)
+	same := fakeResults(names, map[string]time.Duration{"weft": 25 * time.Microsecond, "bare": 20 * time.Microsecond}, perSession)
+	if diffs, verdicts := compareRuns(first, same); len(diffs) != 0 || len(verdicts) != 0 {
+		t.Errorf("two identical runs differ: %v, %v", diffs, verdicts)
+	}
+	// weft's rounds span 24–30 µs; at 22–28 µs they overlap, at 15–21 µs
+	// they do not, and weft/bare drops from 1.25× to 0.80×, under 1.2×.
+	overlapping := fakeResults(names, map[string]time.Duration{"weft": 23 * time.Microsecond, "bare": 20 * time.Microsecond}, perSession)
+	if diffs, _ := compareRuns(first, overlapping); len(diffs) != 0 {
+		t.Errorf("overlapping ranges were called different: %v", diffs)
+	}
+	faster := fakeResults(names, map[string]time.Duration{"weft": 16 * time.Microsecond, "bare": 20 * time.Microsecond}, perSession)
+	diffs, verdicts := compareRuns(first, faster)
+	if len(diffs) != 2*len(cells()) { // per second and server CPU/op of each weft row
+		t.Errorf("got %d differences, want %d: %v", len(diffs), 2*len(cells()), diffs)
+	}
+	for _, d := range diffs {
+		if !strings.HasPrefix(d.Row, "echo, weft,") {
+			t.Errorf("row %s differs, though only weft's changed", d.Row)
+		}
+	}
+	var b strings.Builder
+	if err := writeComparison(&b, first, faster); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"not reproduced: echo, weft, stdio, 1 in flight: server CPU/op is 25.0 µs (24.0 µs–30.0 µs) in the first run, 16.0 µs (15.0 µs–21.0 µs) in the second",
+		"not reproduced: http, 1 in flight: server CPU/req ≤ 1.2× bare: met in one run, missed in the other",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("comparison lacks %q:\n%s", want, b.String())
+		}
+	}
+	if len(verdicts) == 0 {
+		t.Error("no target changed its verdict")
+	}
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/weftmcp/weft/bench/internal/loadgen"
+	"github.com/weftmcp/weft/bench/internal/placement"
+	"github.com/weftmcp/weft/bench/internal/proc"
+)
+
+// roundTripWait bounds how long a server may take to report its round
+// trips once asked.
+const roundTripWait = 5 * time.Second
+
+// rowStore is what a row reads of its store at both ends of the window:
+// the store server's spending (service) and the round trips the weft
+// server made to it (trips); either may be nil.
+type rowStore struct {
+	service *placement.Service
+	trips   *roundTripCounter
+}
+
+// started tells the round-trip counter which process to ask.
+func (s *rowStore) started(p *proc.Process) {
+	if s.trips != nil {
+		s.trips.pid = p.PID()
+	}
+}
+
+// Spent implements loadgen.Store.
+func (s *rowStore) Spent(ctx context.Context) (loadgen.Spending, error) {
+	out := loadgen.Spending{Commands: -1, RoundTrips: -1}
+	var err error
+	if s.service != nil {
+		if out, err = s.service.Spent(ctx); err != nil {
+			return out, err
+		}
+	}
+	if s.trips != nil {
+		out.RoundTrips, err = s.trips.read(ctx)
+	}
+	return out, err
+}
+
+// roundTripCounter reads the round trips a weft server has made to its
+// store: it sends the server SIGUSR1, and the server appends its count to
+// file as a line (servers/weft -store-stats).
+type roundTripCounter struct {
+	file  string
+	pid   int // set once the server has started
+	lines int // lines read so far
+}
+
+// read asks the server for its count and waits for the line it appends.
+func (c *roundTripCounter) read(ctx context.Context) (int64, error) {
+	if c.pid == 0 {
+		return 0, errors.New("the server's round trips were asked for before it started")
+	}
+	if err := syscall.Kill(c.pid, syscall.SIGUSR1); err != nil {
+		return 0, fmt.Errorf("ask the server for its round trips: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, roundTripWait)
+	defer cancel()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for {
+		data, err := os.ReadFile(c.file)
+		if err != nil {
+			return 0, err
+		}
+		if lines := bytes.Split(data, []byte("\n")); len(lines) > c.lines+1 { // the last is what follows the final newline
+			n, err := strconv.ParseInt(string(lines[c.lines]), 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("the server reported round trips %q, not a number", lines[c.lines])
+			}
+			c.lines++
+			return n, nil
+		}
+		select {
+		case <-ctx.Done():
+			return 0, fmt.Errorf("the server did not report its round trips within %s of SIGUSR1: %w", roundTripWait, context.Cause(ctx))
+		case <-tick.C:
+		}
+	}
+}
