@@ -193,4 +193,3 @@ func openHTTP(t testing.TB, s *Server, version, caps string) *testClient {
 	}
 	return c
 }
-
