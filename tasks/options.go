@@ -26,6 +26,8 @@ type config struct {
 	sweepInterval    time.Duration
 	progressInterval time.Duration
 	pageSize         int
+	recordCache      int
+	recordCacheSet   bool
 }
 
 // The defaults the options override.
@@ -63,6 +65,7 @@ func defaultConfig() config {
 		sweepInterval:    DefaultSweepInterval,
 		progressInterval: DefaultProgressInterval,
 		pageSize:         DefaultPageSize,
+		recordCache:      DefaultRecordCache,
 	}
 }
 
@@ -79,6 +82,8 @@ func (c *config) check() error {
 		return fmt.Errorf("tasks: TTLs must be zero (unlimited) or positive")
 	case c.pollInterval <= 0 || c.sweepInterval <= 0 || c.progressInterval <= 0 || c.pageSize <= 0:
 		return fmt.Errorf("tasks: poll interval, sweep interval, progress interval and page size must be positive")
+	case c.recordCache < 0:
+		return fmt.Errorf("tasks: the record cache size must be zero (off) or positive, not %d", c.recordCache)
 	case c.heartbeat <= 0 || 2*c.heartbeat > c.lease:
 		return fmt.Errorf("tasks: the heartbeat (%v) must be positive and at most half the lease (%v), so one missed beat does not lose the lease", c.heartbeat, c.lease)
 	}
@@ -142,3 +147,14 @@ func WithProgressInterval(d time.Duration) Option {
 
 // WithPageSize sets how many tasks one List page holds.
 func WithPageSize(n int) Option { return func(c *config) { c.pageSize = n } }
+
+// WithRecordCache sets how many task records this instance keeps in memory
+// so that reading a task that has not changed since this instance last read
+// or wrote it costs no store round trip (default DefaultRecordCache, except
+// on a MemoryStore, whose reads are already copies from memory; zero turns
+// the cache off). A kept record stays in use until a Bus signal says
+// its task changed, so the Bus must deliver every instance's signals, as
+// every Bus passing storetest.TestBusPair does.
+func WithRecordCache(n int) Option {
+	return func(c *config) { c.recordCache, c.recordCacheSet = n, true }
+}

@@ -123,7 +123,7 @@ func (rn *run) listen() {
 		if rn.ctx.Err() != nil {
 			return
 		}
-		rec, err := rn.rt.store.Get(rn.ctx, rn.id)
+		rec, _, _, err := rn.rt.cache.read(rn.ctx, rn.id, true)
 		rn.observe(rec, err)
 	}
 }

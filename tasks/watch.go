@@ -16,6 +16,20 @@ import (
 // re-read every poll interval. Fast successive changes may be seen as one.
 func (r *Runtime) Watch(ctx context.Context, principal, id string) iter.Seq2[Task, error] {
 	return func(yield func(Task, error) bool) {
+		// A finished task needs no subscription: what tasks/result mostly
+		// asks for.
+		rec, err := r.load(ctx, principal, id, false)
+		if err != nil {
+			if ctx.Err() != nil {
+				err = context.Cause(ctx)
+			}
+			yield(Task{}, err)
+			return
+		}
+		if rec.Status.Terminal() {
+			yield(taskOf(rec), nil)
+			return
+		}
 		sub, err := r.bus.Subscribe(ctx, id)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -29,7 +43,9 @@ func (r *Runtime) Watch(ctx context.Context, principal, id string) iter.Seq2[Tas
 		defer ticker.Stop()
 		var last *Task
 		for {
-			rec, err := r.load(ctx, principal, id)
+			// From the store unless the cache hears of a change before this
+			// watcher is woken by it.
+			rec, err := r.load(ctx, principal, id, !r.cache.inline(id))
 			if err != nil {
 				yield(Task{}, err)
 				return
