@@ -63,15 +63,16 @@ func newTaskCall(r *Request) *taskCall {
 
 // startTask creates the task for the recorded call of tool t, durably,
 // visible to every instance sharing the store before it returns. ttl is
-// the retention the client asked for (zero: the runtime's default). An
-// error is the JSON-RPC error to answer the call with.
-func (s *Server) startTask(ctx context.Context, r *Request, t *serverTool, call *taskCall, ttl time.Duration) (tasks.Task, error) {
+// the retention the client asked for (zero: the runtime's default);
+// follow, if set, hears of the task's changes (tasks.StartRequest.Follow).
+// An error is the JSON-RPC error to answer the call with.
+func (s *Server) startTask(ctx context.Context, r *Request, t *serverTool, call *taskCall, ttl time.Duration, follow func(tasks.Task, bool)) (tasks.Task, error) {
 	raw, err := json.Marshal(call)
 	if err != nil {
 		return tasks.Task{}, fmt.Errorf("server: recording the call of tool %q for its task: %w", t.tool.Name, err)
 	}
 	task, err := s.tasks.rt.Start(ctx, tasks.StartRequest{
-		Principal: r.principal, Method: mcp.MethodToolsCall, Name: t.tool.Name, Params: raw, TTL: ttl})
+		Principal: r.principal, Method: mcp.MethodToolsCall, Name: t.tool.Name, Params: raw, TTL: ttl, Follow: follow})
 	if err != nil {
 		return tasks.Task{}, taskError(err, "")
 	}
@@ -143,8 +144,10 @@ func (s *Server) taskRequest(ctx context.Context, x *tasks.Exec, call *taskCall,
 	r.asker = &taskAsker{x: x, answers: call.Answers}
 	r.task, r.taskCtx = x, ctx
 	if !r.modern {
-		if tok, err := meta.ProgressToken(); err == nil && tok.IsValid() {
-			r.progress = tok
+		if meta.Has(mcp.MetaProgressToken) { // asking when it is absent makes an error to discard
+			if tok, err := meta.ProgressToken(); err == nil && tok.IsValid() {
+				r.progress = tok
+			}
 		}
 		if ss := s.hub.session(call.Session); ss != nil {
 			r.session, r.send = ss, ss.send

@@ -4,6 +4,7 @@ import (
 	"context"
 	stdjson "encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
@@ -28,8 +29,10 @@ import (
 //	go test ./server -run '^$' -bench TaskLifeCost -benchtime 2000x
 func BenchmarkTaskLifeCost(b *testing.B) {
 	store := &storetest.CountingStore{Store: tasks.NewMemoryStore()}
-	rt := newRuntimeOn(b, store, tasks.NewMemoryBus(), tasks.WithLimits(0, 0))
-	s := New(mcp.Implementation{Name: "bench", Version: "1"}, &Options{Tasks: rt, Logger: quietLogger})
+	// Logging off below Warn, as the bench harness serves weft.
+	quiet := slog.New(slog.DiscardHandler)
+	rt := newRuntimeOn(b, store, tasks.NewMemoryBus(), tasks.WithLimits(0, 0), tasks.WithLogger(quiet))
+	s := New(mcp.Implementation{Name: "bench", Version: "1"}, &Options{Tasks: rt, Logger: quiet})
 	echo := func(_ context.Context, _ *Request, in echoIn) (echoOut, error) { return echoOut{Echo: in.Text}, nil }
 	AddTool(s, &mcp.Tool{Name: "echo", Description: "Echoes."}, echo)
 	AddTool(s, &mcp.Tool{Name: "task_echo", Description: "Echoes, as a task."}, echo, optional)

@@ -162,6 +162,7 @@ func (x *Exec) claim(ctx context.Context, request json.RawMessage, canon jsontex
 	if was != StatusInputRequired {
 		rt.transition(rec, was, StatusInputRequired)
 	}
+	x.rn.changed(rec)
 	rt.publish(ctx, x.rn.id, SignalStatus)
 	return key, nil, wait, nil
 }

@@ -30,6 +30,13 @@ type run struct {
 	leaseUntil time.Time // when the lease lapses unless renewed
 	signalled  bool      // a signal came that no re-read has answered yet
 	looking    bool      // a goroutine is re-reading the task
+
+	// follow is StartRequest.Follow; the fields after it are its state.
+	follow       func(t Task, stopped bool)
+	followMu     sync.Mutex
+	followed     uint64 // the version last reported
+	lastFollowed Task
+	followEnded  bool
 }
 
 // newRun registers a run for the record and subscribes it to the task's
@@ -147,10 +154,45 @@ func (rn *run) look() {
 	}
 }
 
+// changed reports the task's new state to the run's follower, once per
+// version and in order, until a finished state has been reported.
+func (rn *run) changed(rec *Record) {
+	if rn.follow == nil {
+		return
+	}
+	rn.followMu.Lock()
+	defer rn.followMu.Unlock()
+	if rn.followEnded || rec.Version <= rn.followed {
+		return
+	}
+	t := taskOf(rec)
+	rn.followed, rn.lastFollowed = rec.Version, t
+	rn.followEnded = t.Terminal()
+	rn.follow(t, false)
+}
+
+// endFollow tells the run's follower, once the run has ended without
+// reporting a finished state, that this instance reports nothing more.
+func (rn *run) endFollow() {
+	if rn.follow == nil {
+		return
+	}
+	rn.followMu.Lock()
+	defer rn.followMu.Unlock()
+	if rn.followEnded {
+		return
+	}
+	rn.followEnded = true
+	rn.follow(rn.lastFollowed, true)
+}
+
 // observe reacts to a fresh read of the task: it stops the handler when the
 // task was cancelled, expired, deleted, taken over or ended by another
 // instance, and otherwise hands any new answers to waiting Ask calls.
 func (rn *run) observe(rec *Record, err error) {
+	if err == nil {
+		rn.changed(rec)
+	}
 	expired := !rn.expiresAt.IsZero() && !rn.rt.now().Before(rn.expiresAt)
 	switch {
 	case expired && (errors.Is(err, ErrNotFound) || (err == nil && rec.Status.Terminal())):
@@ -184,6 +226,7 @@ func (rn *run) lose(rec *Record, why string) {
 func (rn *run) execute() {
 	defer func() {
 		rn.sub.Close()
+		rn.endFollow()
 		rn.release()
 	}()
 	if rn.ctx.Err() != nil {
@@ -257,6 +300,7 @@ func (rn *run) settle(res Result, err error) {
 			rt.audit(ctx, "failed", rec, slog.String("reason", rec.StatusMessage))
 		}
 		rt.transition(rec, was, rec.Status)
+		rn.changed(rec)
 		rt.publish(ctx, rn.id, SignalStatus)
 	}
 }

@@ -151,6 +151,16 @@ type StartRequest struct {
 	// TTL is the retention the client asked for; zero asks for the default.
 	// It is clamped to the maximum.
 	TTL time.Duration
+	// Follow, when set, is called with the task's new state each time this
+	// instance writes or sees a change of it while running it (the state
+	// Start returns is not reported), in order, on the goroutine making the
+	// change: it must return quickly and must not call the Runtime. A
+	// finished state is the last report; if this instance stops running
+	// the task before it finishes (its lease was lost, or the Runtime
+	// closed), a last call has stopped set and the last state reported, and
+	// the task can be followed further with Watch. Following this way costs
+	// no goroutine and no store read.
+	Follow func(t Task, stopped bool)
 }
 
 // Start creates a working task, durably and visibly to every instance, then
@@ -187,6 +197,7 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 	if err != nil {
 		return Task{}, err
 	}
+	rn.follow = req.Follow
 	_, gen := r.cache.follow(ctx, rec.ID)
 	if err := r.store.Create(ctx, rec, r.cfg.quota); err != nil {
 		rn.abandon()
@@ -198,8 +209,10 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 	r.cache.wrote(rec, gen)
 	r.transition(rec, "", StatusWorking)
 	r.audit(ctx, "created", rec, slog.Duration("ttl", r.ttl(req.TTL)))
+	created := taskOf(rec.Clone())
+	rn.followed, rn.lastFollowed = rec.Version, created
 	rn.launch(rec.LeaseExpiresAt)
-	return taskOf(rec.Clone()), nil
+	return created, nil
 }
 
 // ttl applies the default and the maximum to a requested TTL.
@@ -269,10 +282,11 @@ func (r *Runtime) Cancel(ctx context.Context, principal, id string) (Task, error
 	}
 	r.audit(ctx, "cancelled", rec)
 	r.transition(rec, was, StatusCancelled)
-	r.publish(ctx, id, SignalCancel)
 	if rn := r.localRun(id); rn != nil {
+		rn.changed(rec)
 		rn.stop(ErrCancelled)
 	}
+	r.publish(ctx, id, SignalCancel)
 	return taskOf(rec), nil
 }
 
@@ -326,6 +340,7 @@ func (r *Runtime) Answer(ctx context.Context, principal, id string, responses ma
 	}
 	r.publish(ctx, id, SignalInput)
 	if rn := r.localRun(id); rn != nil {
+		rn.changed(rec)
 		rn.exec.deliver(rec)
 	}
 	return nil
