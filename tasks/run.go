@@ -165,7 +165,7 @@ func (rn *run) changed(rec *Record) {
 	if rn.followEnded || rec.Version <= rn.followed {
 		return
 	}
-	t := taskOf(rec)
+	t := rn.rt.view(rec)
 	rn.followed, rn.lastFollowed = rec.Version, t
 	rn.followEnded = t.Terminal()
 	rn.follow(t, false)

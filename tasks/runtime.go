@@ -209,7 +209,7 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 	r.cache.wrote(rec, gen)
 	r.transition(rec, "", StatusWorking)
 	r.audit(ctx, "created", rec, slog.Duration("ttl", r.ttl(req.TTL)))
-	created := taskOf(rec.Clone())
+	created := r.view(rec.Clone())
 	rn.followed, rn.lastFollowed = rec.Version, created
 	rn.launch(rec.LeaseExpiresAt)
 	return created, nil
@@ -234,7 +234,7 @@ func (r *Runtime) Get(ctx context.Context, principal, id string) (Task, error) {
 	if err != nil {
 		return Task{}, err
 	}
-	return taskOf(rec), nil
+	return r.view(rec), nil
 }
 
 // List returns one page of the principal's tasks and the cursor of the next
@@ -252,7 +252,7 @@ func (r *Runtime) List(ctx context.Context, principal, cursor string) ([]Task, s
 	tasks := make([]Task, 0, len(recs))
 	for _, rec := range recs {
 		if visible(rec, principal, now) {
-			tasks = append(tasks, taskOf(rec))
+			tasks = append(tasks, r.view(rec))
 		}
 	}
 	return tasks, next, nil
@@ -287,7 +287,7 @@ func (r *Runtime) Cancel(ctx context.Context, principal, id string) (Task, error
 		rn.stop(ErrCancelled)
 	}
 	r.publish(ctx, id, SignalCancel)
-	return taskOf(rec), nil
+	return r.view(rec), nil
 }
 
 // Answer records responses to the principal's task's outstanding input

@@ -27,7 +27,7 @@ func (r *Runtime) Watch(ctx context.Context, principal, id string) iter.Seq2[Tas
 			return
 		}
 		if rec.Status.Terminal() {
-			yield(taskOf(rec), nil)
+			yield(r.view(rec), nil)
 			return
 		}
 		sub, err := r.bus.Subscribe(ctx, id)
@@ -50,7 +50,7 @@ func (r *Runtime) Watch(ctx context.Context, principal, id string) iter.Seq2[Tas
 				yield(Task{}, err)
 				return
 			}
-			t := taskOf(rec)
+			t := r.view(rec)
 			if last == nil || changed(*last, t) {
 				if !yield(t, nil) {
 					return
