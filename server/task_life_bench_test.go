@@ -31,7 +31,9 @@ func BenchmarkTaskLifeCost(b *testing.B) {
 	store := &storetest.CountingStore{Store: tasks.NewMemoryStore()}
 	// Logging off below Warn, as the bench harness serves weft.
 	quiet := slog.New(slog.DiscardHandler)
-	rt := newRuntimeOn(b, store, tasks.NewMemoryBus(), tasks.WithLimits(0, 0), tasks.WithLogger(quiet))
+	// No record cache: the Runtime's default on a MemoryStore, which the
+	// CountingStore would hide.
+	rt := newRuntimeOn(b, store, tasks.NewMemoryBus(), tasks.WithLimits(0, 0), tasks.WithLogger(quiet), tasks.WithRecordCache(0))
 	s := New(mcp.Implementation{Name: "bench", Version: "1"}, &Options{Tasks: rt, Logger: quiet})
 	echo := func(_ context.Context, _ *Request, in echoIn) (echoOut, error) { return echoOut{Echo: in.Text}, nil }
 	AddTool(s, &mcp.Tool{Name: "echo", Description: "Echoes."}, echo)

@@ -38,23 +38,14 @@ func (s *Server) acceptTaskIDs(ctx context.Context, principal string, ids []stri
 // status notifications), the latest state of each task that changed since
 // the receiver last sent, in the order they changed.
 type taskFeed struct {
-	mu       sync.Mutex
-	order    []string
-	latest   map[string]tasks.Task
-	wake     chan struct{} // holds a token while something is pending; nil with flush
-	flush    func()        // sends what take returns until it returns nothing
-	flushing bool          // flush runs: it has not yet found the feed empty
+	mu     sync.Mutex
+	order  []string
+	latest map[string]tasks.Task
+	wake   chan struct{} // holds a token while something is pending
 }
 
 func newTaskFeed() *taskFeed {
 	return &taskFeed{latest: make(map[string]tasks.Task), wake: make(chan struct{}, 1)}
-}
-
-// newFlushingTaskFeed returns a feed that starts flush on a new goroutine
-// when a state is posted and no flush is running; flush must call take
-// until it returns nothing.
-func newFlushingTaskFeed(flush func()) *taskFeed {
-	return &taskFeed{latest: make(map[string]tasks.Task), flush: flush}
 }
 
 // post records a task's new state, replacing one not yet sent.
@@ -64,28 +55,18 @@ func (f *taskFeed) post(t tasks.Task) {
 		f.order = append(f.order, t.ID)
 	}
 	f.latest[t.ID] = t
-	start := f.flush != nil && !f.flushing
-	f.flushing = f.flush != nil
 	f.mu.Unlock()
-	if start {
-		go f.flush()
-		return
-	}
-	if f.wake != nil {
-		select {
-		case f.wake <- struct{}{}:
-		default:
-		}
+	select {
+	case f.wake <- struct{}{}:
+	default:
 	}
 }
 
-// take returns the pending states and empties the feed. Returning nothing
-// ends a running flush.
+// take returns the pending states and empties the feed.
 func (f *taskFeed) take() []tasks.Task {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(f.order) == 0 {
-		f.flushing = false
 		return nil
 	}
 	out := make([]tasks.Task, 0, len(f.order))

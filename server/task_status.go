@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/tasks"
@@ -11,16 +12,22 @@ import (
 // taskStatusOut sends a legacy session notifications/tasks/status for the
 // tasks it created, as the task runtime reports their changes on this
 // instance (tasks.StartRequest.Follow). It holds no goroutine per task: one
-// sends while notifications are pending. A goroutine per task watching it
-// to completion was 14% of the CPU of a stdio task life at 32 in flight
-// (bench/RESULTS.md).
+// sender runs while notifications come, and lingers a while after the last
+// so that the next task's does not start a goroutine and grow its stack
+// again. A goroutine per task watching it to completion was 14% of the CPU
+// of a stdio task life at 32 in flight (bench/RESULTS.md).
 type taskStatusOut struct {
 	ss   *Session
 	feed *taskFeed
 
-	mu    sync.Mutex
-	shown map[string]tasks.Task // the last state posted, per unfinished task
+	mu      sync.Mutex
+	shown   map[string]tasks.Task // the last state posted, per unfinished task
+	sending bool                  // the sender runs
 }
+
+// statusSenderLinger is how long the sender waits for another notification
+// before it ends.
+const statusSenderLinger = time.Second
 
 // taskStatusFollower returns the Follow function of a task the legacy
 // session creates: each change of status or status message is sent to the
@@ -32,9 +39,7 @@ func (s *Server) taskStatusFollower(ss *Session, principal string) func(tasks.Ta
 	}
 	ss.mu.Lock()
 	if ss.taskOut == nil {
-		out := &taskStatusOut{ss: ss, shown: make(map[string]tasks.Task)}
-		out.feed = newFlushingTaskFeed(out.flush)
-		ss.taskOut = out
+		ss.taskOut = &taskStatusOut{ss: ss, feed: newTaskFeed(), shown: make(map[string]tasks.Task)}
 	}
 	out := ss.taskOut
 	ss.mu.Unlock()
@@ -67,6 +72,13 @@ func (o *taskStatusOut) post(t tasks.Task) {
 	}
 	o.mu.Unlock()
 	o.feed.post(t)
+	o.mu.Lock()
+	start := !o.sending
+	o.sending = true
+	o.mu.Unlock()
+	if start {
+		go o.send()
+	}
 }
 
 // forget drops what was posted of a task no longer reported here.
@@ -76,18 +88,33 @@ func (o *taskStatusOut) forget(id string) {
 	o.mu.Unlock()
 }
 
-// flush sends the pending notifications; the feed runs it on a goroutine
-// of its own while any are pending.
-func (o *taskStatusOut) flush() {
+// send sends the pending notifications until none has come for
+// statusSenderLinger, or the session has ended.
+func (o *taskStatusOut) send() {
 	ctx := o.ss.lifetime()
+	linger := time.NewTimer(statusSenderLinger)
+	defer linger.Stop()
 	for {
-		pending := o.feed.take()
-		if len(pending) == 0 {
-			return
-		}
-		for _, t := range pending {
+		for _, t := range o.feed.take() {
 			o.ss.sendTaskStatus(ctx, t)
 		}
+		linger.Reset(statusSenderLinger)
+		select {
+		case <-o.feed.wake:
+			continue
+		case <-ctx.Done():
+		case <-linger.C:
+		}
+		o.mu.Lock()
+		select {
+		case <-o.feed.wake: // posted meanwhile: it is this sender's
+			o.mu.Unlock()
+			continue
+		default:
+		}
+		o.sending = false
+		o.mu.Unlock()
+		return
 	}
 }
 

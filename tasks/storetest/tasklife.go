@@ -30,7 +30,13 @@ func BenchTaskLife(b *testing.B, open func(b *testing.B) (tasks.Store, tasks.Bus
 		b.Run(fmt.Sprintf("inflight=%d", inFlight), func(b *testing.B) {
 			store, bus := open(b)
 			counted := &CountingStore{Store: store}
-			rt, err := tasks.New(counted, bus, tasks.WithLogger(slog.New(slog.DiscardHandler)), tasks.WithLimits(0, 0))
+			opts := []tasks.Option{tasks.WithLogger(slog.New(slog.DiscardHandler)), tasks.WithLimits(0, 0)}
+			if _, mem := store.(*tasks.MemoryStore); mem {
+				// The Runtime's default on a MemoryStore, which the
+				// CountingStore would hide.
+				opts = append(opts, tasks.WithRecordCache(0))
+			}
+			rt, err := tasks.New(counted, bus, opts...)
 			if err != nil {
 				b.Fatalf("tasks.New: %v", err)
 			}
