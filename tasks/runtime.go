@@ -209,7 +209,9 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 	r.cache.wrote(rec, gen)
 	r.transition(rec, "", StatusWorking)
 	r.audit(ctx, "created", rec, slog.Duration("ttl", r.ttl(req.TTL)))
-	created := r.view(rec.Clone())
+	// rec is this call's own (the store and the cache keep copies), and a
+	// new task's view shares none of its raw JSON: no copy is needed.
+	created := r.view(rec)
 	rn.followed, rn.lastFollowed = rec.Version, created
 	rn.launch(rec.LeaseExpiresAt)
 	return created, nil
