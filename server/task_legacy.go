@@ -31,7 +31,7 @@ func (s *Server) startLegacyTask(ctx context.Context, r *Request, t *serverTool,
 		}
 		ttl = time.Duration(*p.Task.TTL) * time.Millisecond
 	}
-	task, err := s.startTask(ctx, r, t, newTaskCall(r), ttl, s.taskStatusFollower(r.session, r.principal))
+	task, err := s.startTask(ctx, r, t, newTaskCall(r), ttl, s.taskStatusFollower(r.session, r.principal), p)
 	if err != nil {
 		return nil, err
 	}

@@ -25,6 +25,7 @@ type Exec struct {
 	name      string
 	params    json.RawMessage
 	runs      int
+	local     any
 
 	askMu   sync.Mutex      // serialises key assignment
 	claimed map[string]bool // keys this run has asked or replayed
@@ -64,6 +65,10 @@ func (x *Exec) Name() string { return x.name }
 
 // Params returns a copy of the original request's params.
 func (x *Exec) Params() json.RawMessage { return cloneRaw(x.params) }
+
+// Local returns the StartRequest's Local value on the run Start began,
+// and nil on a run after a lost instance.
+func (x *Exec) Local() any { return x.local }
 
 // Run returns which run of the task this is: 1 for the first, more after
 // the task was recovered from a lost instance.

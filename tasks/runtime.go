@@ -161,6 +161,11 @@ type StartRequest struct {
 	// the task can be followed further with Watch. Following this way costs
 	// no goroutine and no store read.
 	Follow func(t Task, stopped bool)
+	// Local, when set, is handed to the task's first run on this instance
+	// (Exec.Local): what the caller already holds of Params, decoded, so the
+	// handler need not decode them again. A run after a lost instance gets
+	// nil and reads Params.
+	Local any
 }
 
 // Start creates a working task, durably and visibly to every instance, then
@@ -197,7 +202,7 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 	if err != nil {
 		return Task{}, err
 	}
-	rn.follow = req.Follow
+	rn.follow, rn.exec.local = req.Follow, req.Local
 	_, gen := r.cache.follow(ctx, rec.ID)
 	if err := r.store.Create(ctx, rec, r.cfg.quota); err != nil {
 		rn.abandon()
