@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/tasks/storetest"
 )
 
 // Follow reports a task's changes as this instance makes or sees them,
@@ -43,7 +43,7 @@ func ExampleStartRequest_follow() {
 // The poll interval a task suggests starts at the minimum and grows while
 // the task does not change, up to the maximum.
 func ExampleWithMinPollInterval() {
-	clock := &exampleClock{now: time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)}
+	clock := storetest.NewClock(time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC))
 	rt, err := tasks.New(tasks.NewMemoryStore(), tasks.NewMemoryBus(), tasks.WithClock(clock),
 		tasks.WithMinPollInterval(100*time.Millisecond), tasks.WithPollInterval(5*time.Second),
 		tasks.WithLogger(slog.New(slog.DiscardHandler)))
@@ -62,7 +62,7 @@ func ExampleWithMinPollInterval() {
 	}
 	fmt.Println(task.PollInterval)
 	for _, wait := range []time.Duration{time.Second, 3 * time.Second, time.Minute} {
-		clock.advance(wait)
+		clock.Advance(wait)
 		got, _ := rt.Get(ctx, "alice", task.ID)
 		fmt.Println(got.PollInterval)
 	}
@@ -73,22 +73,4 @@ func ExampleWithMinPollInterval() {
 	// 500ms
 	// 2s
 	// 5s
-}
-
-// exampleClock is a clock the example moves by hand.
-type exampleClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *exampleClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *exampleClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
 }

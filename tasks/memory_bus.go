@@ -66,12 +66,7 @@ func (b *MemoryBus) SubscribeFunc(ctx context.Context, taskID string, fn func(Si
 	sub := &funcSub{bus: b, taskID: taskID, fn: fn}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	set := b.funcs[taskID]
-	if set == nil {
-		set = make(map[*funcSub]struct{}, 1)
-		b.funcs[taskID] = set
-	}
-	set[sub] = struct{}{}
+	addSub(b.funcs, taskID, sub)
 	return sub, nil
 }
 
@@ -89,13 +84,28 @@ func (s *funcSub) Signals() <-chan Signal { return nil }
 func (s *funcSub) Close() error {
 	s.bus.mu.Lock()
 	defer s.bus.mu.Unlock()
-	if set := s.bus.funcs[s.taskID]; set != nil {
-		delete(set, s)
+	removeSub(s.bus.funcs, s.taskID, s)
+	return nil
+}
+
+// addSub adds a subscription to a task's set.
+func addSub[S comparable](subs map[string]map[S]struct{}, taskID string, sub S) {
+	set := subs[taskID]
+	if set == nil {
+		set = make(map[S]struct{}, 1)
+		subs[taskID] = set
+	}
+	set[sub] = struct{}{}
+}
+
+// removeSub removes a subscription from a task's set, and the set once empty.
+func removeSub[S comparable](subs map[string]map[S]struct{}, taskID string, sub S) {
+	if set := subs[taskID]; set != nil {
+		delete(set, sub)
 		if len(set) == 0 {
-			delete(s.bus.funcs, s.taskID)
+			delete(subs, taskID)
 		}
 	}
-	return nil
 }
 
 // Subscribe implements Bus.
@@ -106,12 +116,7 @@ func (b *MemoryBus) Subscribe(ctx context.Context, taskID string) (Subscription,
 	sub := &memSub{bus: b, taskID: taskID, ch: make(chan Signal, memSubBuffer)}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	set := b.subs[taskID]
-	if set == nil {
-		set = make(map[*memSub]struct{})
-		b.subs[taskID] = set
-	}
-	set[sub] = struct{}{}
+	addSub(b.subs, taskID, sub)
 	return sub, nil
 }
 
@@ -130,12 +135,7 @@ func (s *memSub) Signals() <-chan Signal { return s.ch }
 // Close implements Subscription.
 func (s *memSub) Close() error {
 	s.bus.mu.Lock()
-	if set := s.bus.subs[s.taskID]; set != nil {
-		delete(set, s)
-		if len(set) == 0 {
-			delete(s.bus.subs, s.taskID)
-		}
-	}
+	removeSub(s.bus.subs, s.taskID, s)
 	s.bus.mu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
