@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -55,5 +56,30 @@ func TestTaskPollIntervalOnBothSurfaces(t *testing.T) {
 				t.Errorf("100 back-to-back polls of an unchanged task cost %s, want no store call", ops)
 			}
 		})
+	}
+}
+
+// A task's life over the wire, on either surface, costs the store two
+// calls with the record cache (the Create and the Update that completes
+// it), however often the client polls.
+func TestTaskLifeOverTheWireCostsTwoStoreCalls(t *testing.T) {
+	store := &storetest.CountingStore{Store: tasks.NewMemoryStore()}
+	rt := newRuntimeOn(t, store, tasks.NewMemoryBus(), tasks.WithRecordCache(tasks.DefaultRecordCache))
+	s := newTestServer(t, &Options{Tasks: rt})
+	AddTool(s, &mcp.Tool{Name: "task_echo"}, func(_ context.Context, _ *Request, in echoIn) (echoOut, error) { // the tool taskLife calls
+		return echoOut{Echo: in.Text}, nil
+	}, optional)
+	for _, sf := range []struct{ version, caps string }{{mcp.Version20251125, `{}`}, {mcp.Version20260728, extCaps}} {
+		c := open(t, s, sf.version, sf.caps, nil)
+		for range 10 {
+			before := store.Ops()
+			n, err := taskLife(context.Background(), c)
+			if err != nil {
+				t.Fatalf("%s: a task's life: %v", sf.version, err)
+			}
+			if ops := store.Ops().Sub(before); ops.Create != 1 || ops.Update != 1 || ops.Total() != 2 {
+				t.Fatalf("%s: a task's life of %d requests cost %s, want one create and one update", sf.version, n, ops)
+			}
+		}
 	}
 }

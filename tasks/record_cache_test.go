@@ -99,3 +99,32 @@ func TestCacheReadsItsOwnWritesWithoutTheStore(t *testing.T) {
 		t.Errorf("reading the task this instance cancelled cost %s, want no store call", got)
 	}
 }
+
+// A task's life (created, run to completion, read, its result waited for)
+// costs two store calls with the record cache: the Create and the Update
+// that completes it. Every read is answered from memory.
+func TestTaskLifeCostsTwoStoreCalls(t *testing.T) {
+	c := newCluster(t)
+	counted := &storetest.CountingStore{Store: c.store}
+	rt := c.instanceOn(counted, "a", tasks.WithRecordCache(tasks.DefaultRecordCache))
+	returning(rt, "job", nil, tasks.Result{Value: raw(`{"content":[]}`)}, nil)
+	ctx := testCtx(t)
+	for range 20 {
+		before := counted.Ops()
+		task := start(t, rt, "alice", "job")
+		if _, err := rt.Get(ctx, "alice", task.ID); err != nil {
+			t.Fatalf("Get: %v", err)
+		}
+		if done := wait(t, rt, "alice", task.ID); done.Status != tasks.StatusCompleted {
+			t.Fatalf("the task ended %s, want completed", done.Status)
+		}
+		if _, err := rt.Get(ctx, "alice", task.ID); err != nil {
+			t.Fatalf("Get: %v", err)
+		}
+		ops := counted.Ops().Sub(before)
+		ops.Sweep = 0 // the background sweeps are not the task's
+		if want := (storetest.StoreOps{Create: 1, Update: 1}); ops != want {
+			t.Fatalf("a task's life cost %s, want %s", ops, want)
+		}
+	}
+}
