@@ -112,8 +112,8 @@ func (rn *run) stop(cause error) { rn.cancel(cause) }
 // signal reacts to a signal of the task: the task is re-read, on a
 // goroutine that lives only while there is re-reading to do. A run waiting
 // for nothing holds no goroutine: with a goroutine listening to every
-// running task, a task's life cost 4 allocations and a goroutine start more
-// (BenchmarkTaskLifeCost).
+// running task, a task's life cost 2 allocations and a goroutine start more
+// (BenchTaskLife).
 func (rn *run) signal(Signal) {
 	if rn.ctx.Err() != nil {
 		return

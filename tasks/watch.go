@@ -42,10 +42,9 @@ func (r *Runtime) Watch(ctx context.Context, principal, id string) iter.Seq2[Tas
 		ticker := time.NewTicker(r.cfg.pollInterval)
 		defer ticker.Stop()
 		var last *Task
+		fromStore := !r.cache.inline(id)
 		for {
-			// From the store unless the cache hears of a change before this
-			// watcher is woken by it.
-			rec, err := r.load(ctx, principal, id, !r.cache.inline(id))
+			rec, err := r.load(ctx, principal, id, fromStore)
 			if err != nil {
 				yield(Task{}, err)
 				return
@@ -62,7 +61,11 @@ func (r *Runtime) Watch(ctx context.Context, principal, id string) iter.Seq2[Tas
 			}
 			select {
 			case <-sub.Signals():
+				// The cache may answer if it hears of a change before this
+				// watcher is woken by it.
+				fromStore = !r.cache.inline(id)
 			case <-ticker.C:
+				fromStore = true // in case a signal was lost
 			case <-ctx.Done():
 				yield(Task{}, context.Cause(ctx))
 				return
