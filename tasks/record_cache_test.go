@@ -106,7 +106,9 @@ func TestCacheReadsItsOwnWritesWithoutTheStore(t *testing.T) {
 func TestTaskLifeCostsTwoStoreCalls(t *testing.T) {
 	c := newCluster(t)
 	counted := &storetest.CountingStore{Store: c.store}
-	rt := c.instanceOn(counted, "a", tasks.WithRecordCache(tasks.DefaultRecordCache))
+	// The default heartbeat: a lease renewal is a store call of its own,
+	// not of the life.
+	rt := c.instanceOn(counted, "a", tasks.WithRecordCache(tasks.DefaultRecordCache), tasks.WithLease(tasks.DefaultLease, tasks.DefaultHeartbeat))
 	returning(rt, "job", nil, tasks.Result{Value: raw(`{"content":[]}`)}, nil)
 	ctx := testCtx(t)
 	for range 20 {
