@@ -195,7 +195,7 @@ func (s *Server) adoptIntoTask(ctx context.Context, r *Request, t *serverTool, p
 	call := newTaskCall(r)
 	call.Adopt = pr.token
 	s.tasks.putPromotion(pr)
-	task, err := s.startTask(ctx, r, t, call, 0)
+	task, err := s.startTask(ctx, r, t, call, 0, nil, nil)
 	if err != nil {
 		s.tasks.takePromotion(pr.token)
 		if must {

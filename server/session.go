@@ -42,6 +42,7 @@ type Session struct {
 	id        string
 	principal string
 	out       *outbox                 // change notifications to send; made on the first (see postChange)
+	taskOut   *taskStatusOut          // task status notifications to send; made on the first task (see taskStatusFollower)
 	exchanges transport.Exchanges     // the stream's, when its requests arrive in HTTP exchanges
 	shared    transport.SharedSession // the stream's, when the session's state is kept in a shared store
 	parent    context.Context         // Connect's: the session closes when it ends

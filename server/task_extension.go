@@ -36,8 +36,8 @@ import (
 
 // startExtensionTask creates the task for a tools/call at once and answers
 // with the flat CreateTaskResult, once the task is durably created.
-func (s *Server) startExtensionTask(ctx context.Context, r *Request, t *serverTool, _ *mcp.CallToolParams) (result, error) {
-	task, err := s.startTask(ctx, r, t, newTaskCall(r), 0)
+func (s *Server) startExtensionTask(ctx context.Context, r *Request, t *serverTool, p *mcp.CallToolParams) (result, error) {
+	task, err := s.startTask(ctx, r, t, newTaskCall(r), 0, nil, p)
 	if err != nil {
 		return nil, err
 	}

@@ -32,11 +32,10 @@ func (s *Server) startLegacyTask(ctx context.Context, r *Request, t *serverTool,
 		}
 		ttl = time.Duration(*p.Task.TTL) * time.Millisecond
 	}
-	task, err := s.startTask(ctx, r, t, newTaskCall(r), ttl)
+	task, err := s.startTask(ctx, r, t, newTaskCall(r), ttl, s.taskStatusFollower(r.session, r.principal), p)
 	if err != nil {
 		return nil, err
 	}
-	s.notifyTaskStatus(r.session, r.principal, task)
 	res := &mcp.CreateTaskResult{Task: legacyTask(task)}
 	if text := t.task.ImmediateResponse; text != "" {
 		if err := res.Meta.Set(mcp.MetaModelImmediateResponse, text); err != nil {
@@ -46,15 +45,16 @@ func (s *Server) startLegacyTask(ctx context.Context, r *Request, t *serverTool,
 	return res, nil
 }
 
-// notifyTaskStatus sends notifications/tasks/status (the full task, without
+// watchTaskStatus sends notifications/tasks/status (the full task, without
 // related-task _meta, which the spec says it should not carry) to the
 // session that created the task, each time its status or status message
-// changes, until it finishes or the session ends.
-func (s *Server) notifyTaskStatus(ss *Session, principal string, created tasks.Task) {
+// changes from last, until it finishes or the session ends. It follows
+// the task with a goroutine and Runtime.Watch: what the session's task
+// status follower falls back on once this instance no longer runs the task.
+func (s *Server) watchTaskStatus(ss *Session, principal string, last tasks.Task) {
 	go func() {
 		ctx := ss.lifetime()
-		last := created
-		for t, err := range s.tasks.rt.Watch(ctx, principal, created.ID) {
+		for t, err := range s.tasks.rt.Watch(ctx, principal, last.ID) {
 			if err != nil {
 				return
 			}
@@ -62,13 +62,7 @@ func (s *Server) notifyTaskStatus(ss *Session, principal string, created tasks.T
 				continue
 			}
 			last = t
-			msg, err := notification(mcp.NotificationTasksStatus, &mcp.TaskStatusNotificationParams{Task: legacyTask(t)})
-			if err == nil {
-				err = ss.conn.Notify(ctx, msg.Method, msg.Params)
-			}
-			if err != nil && ctx.Err() == nil {
-				s.logger.Debug("server: could not send notifications/tasks/status", "session", ss.id, "task", t.ID, "error", err)
-			}
+			ss.sendTaskStatus(ctx, t)
 		}
 	}()
 }
@@ -151,8 +145,8 @@ func (s *Server) taskResult(ctx context.Context, r *Request, p *mcp.GetTaskPaylo
 	if p.TaskID == "" {
 		return nil, needTaskID(r.method)
 	}
-	dctx, stop := context.WithCancel(ctx)
-	defer stop() // a finished task's questions need no answer
+	var deliveries lazyCancel
+	defer deliveries.cancel() // a finished task's questions need no answer
 	noted := false
 	for t, err := range s.tasks.rt.Watch(ctx, r.principal, p.TaskID) {
 		if err != nil {
@@ -166,7 +160,7 @@ func (s *Server) taskResult(ctx context.Context, r *Request, p *mcp.GetTaskPaylo
 			noted = true
 		}
 		if t.Status == tasks.StatusInputRequired {
-			s.deliverInputs(dctx, r.session, r.principal, t)
+			s.deliverInputs(deliveries.context(ctx), r.session, r.principal, t)
 		}
 		if t.Terminal() {
 			s.tasks.forgetDeliveries(t.ID)
@@ -174,6 +168,30 @@ func (s *Server) taskResult(ctx context.Context, r *Request, p *mcp.GetTaskPaylo
 		}
 	}
 	return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "watching task %q ended before it finished", p.TaskID)
+}
+
+// lazyCancel is a context derived from a parent with a cancel function,
+// made on first use: on a handler's context, which is not a plain
+// cancelCtx, context.WithCancel costs 17 allocations a task life
+// (BenchmarkTaskLifeCost), and most tasks/result calls never need it.
+type lazyCancel struct {
+	ctx  context.Context
+	stop context.CancelFunc
+}
+
+// context returns the context, deriving it from parent on the first call.
+func (l *lazyCancel) context(parent context.Context) context.Context {
+	if l.ctx == nil {
+		l.ctx, l.stop = context.WithCancel(parent)
+	}
+	return l.ctx
+}
+
+// cancel ends the context, if it was made.
+func (l *lazyCancel) cancel() {
+	if l.stop != nil {
+		l.stop()
+	}
 }
 
 // legacyPayload is the tasks/result answer of a finished task.

@@ -34,8 +34,9 @@ func (s *Server) acceptTaskIDs(ctx context.Context, principal string, ids []stri
 	return ok
 }
 
-// taskFeed holds, for one listen stream, the latest state of each task
-// that changed since the stream last sent, in the order they changed.
+// taskFeed holds, for one receiver (a listen stream, a legacy session's
+// status notifications), the latest state of each task that changed since
+// the receiver last sent, in the order they changed.
 type taskFeed struct {
 	mu     sync.Mutex
 	order  []string
@@ -65,6 +66,9 @@ func (f *taskFeed) post(t tasks.Task) {
 func (f *taskFeed) take() []tasks.Task {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if len(f.order) == 0 {
+		return nil
+	}
 	out := make([]tasks.Task, 0, len(f.order))
 	for _, id := range f.order {
 		out = append(out, f.latest[id])

@@ -102,7 +102,7 @@ func TestLegacyTasks_UndeclaredTaskSupportProcessesNormally(t *testing.T) {
 }
 
 func TestLegacyTasks_CreateTaskResultReturnedAtOnceInWorking(t *testing.T) {
-	rt := newRuntime(t, tasks.WithPollInterval(250*time.Millisecond))
+	rt := newRuntime(t, tasks.WithPollInterval(250*time.Millisecond), tasks.WithMinPollInterval(25*time.Millisecond))
 	g := newGate()
 	s := taskServer(t, rt, g, nil)
 	s.AddRawTool(&mcp.Tool{Name: "announce"}, func(ctx context.Context, _ *Request, _ stdjson.RawMessage) (*mcp.CallToolResult, error) {
@@ -118,8 +118,8 @@ func TestLegacyTasks_CreateTaskResultReturnedAtOnceInWorking(t *testing.T) {
 	if task.Status != mcp.TaskWorking || task.TaskID == "" || task.CreatedAt == "" || task.LastUpdatedAt == "" {
 		t.Errorf("created task %+v, want a working task with both timestamps", task)
 	}
-	if task.TTL == nil || *task.TTL != 60000 || task.PollInterval == nil || *task.PollInterval != 250 {
-		t.Errorf("ttl %v, pollInterval %v; want 60000 and 250", task.TTL, task.PollInterval)
+	if task.TTL == nil || *task.TTL != 60000 || task.PollInterval == nil || *task.PollInterval != 25 {
+		t.Errorf("ttl %v, pollInterval %v; want 60000 and 25 (a new task's: the minimum)", task.TTL, task.PollInterval)
 	}
 	if got := member(t, raw, "_meta", mcp.MetaModelImmediateResponse); got != `"Started; I'll report back."` {
 		t.Errorf("model-immediate-response = %s", got)

@@ -9,6 +9,9 @@ import (
 // "task <event>"; the attributes always carry the event, task ID, principal,
 // method, name and this instance's ID.
 func (r *Runtime) audit(ctx context.Context, event string, rec *Record, attrs ...slog.Attr) {
+	if !r.log.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
 	base := []slog.Attr{
 		slog.String("event", event),
 		slog.String("task_id", rec.ID),

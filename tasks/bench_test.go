@@ -156,3 +156,9 @@ func BenchmarkMemoryPerStoredTask(b *testing.B) {
 func BenchmarkCreateUnderProgressLoad(b *testing.B) {
 	storetest.BenchCreateUnderProgressLoad(b, tasks.NewMemoryStore(), tasks.NewMemoryBus())
 }
+
+// BenchmarkTaskLife measures the store operations of a task's life on the
+// memory store (see storetest.BenchTaskLife).
+func BenchmarkTaskLife(b *testing.B) {
+	storetest.BenchTaskLife(b, func(*testing.B) (tasks.Store, tasks.Bus) { return tasks.NewMemoryStore(), tasks.NewMemoryBus() })
+}

@@ -33,6 +33,14 @@
 // cancelled at once and stops the handler wherever it runs; its late result
 // is discarded. Get, List, Wait and Watch read it.
 //
+// Reading a task costs no store round trip while it has not changed since
+// this instance last read or wrote it: a record cache, kept fresh by the
+// Bus's signals (WithRecordCache), answers back-to-back polls and repeated
+// requests for a result. Each read suggests a poll interval from how the
+// task is going (short when it is new or has just changed, growing while
+// it does not). A StartRequest's Follow hears of every change the instance
+// running the task makes or sees, with no goroutine or read per task.
+//
 // Every task belongs to a principal. Another principal's task, an expired
 // task and a missing one all give the same ErrNotFound. Task IDs carry at
 // least 128 bits from crypto/rand.

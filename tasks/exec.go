@@ -26,6 +26,7 @@ type Exec struct {
 	name      string
 	params    json.RawMessage
 	runs      int
+	local     any
 
 	askMu   sync.Mutex      // serialises key assignment
 	claimed map[string]bool // keys this run has asked or replayed
@@ -65,6 +66,10 @@ func (x *Exec) Name() string { return x.name }
 
 // Params returns a copy of the original request's params.
 func (x *Exec) Params() json.RawMessage { return cloneRaw(x.params) }
+
+// Local returns the StartRequest's Local value on the run Start began,
+// and nil on a run after a lost instance.
+func (x *Exec) Local() any { return x.local }
 
 // Run returns which run of the task this is: 1 for the first, more after
 // the task was recovered from a lost instance.
@@ -163,6 +168,7 @@ func (x *Exec) claim(ctx context.Context, request json.RawMessage, canon jsontex
 	if was != StatusInputRequired {
 		rt.transition(rec, was, StatusInputRequired)
 	}
+	x.rn.changed(rec)
 	rt.publish(ctx, x.rn.id, SignalStatus)
 	return key, nil, wait, nil
 }

@@ -90,6 +90,7 @@ func (r *Runtime) expire(ctx context.Context, id string) bool {
 		r.transition(rec, was, StatusCancelled)
 		r.publish(ctx, id, SignalCancel)
 		if rn := r.localRun(id); rn != nil {
+			rn.changed(rec)
 			rn.stop(ErrExpired)
 		}
 		return true

@@ -14,13 +14,14 @@ const memSubBuffer = 16
 // the same process, never blocking the publisher. A subscriber that falls
 // behind loses its oldest signals, never its newest.
 type MemoryBus struct {
-	mu   sync.Mutex
-	subs map[string]map[*memSub]struct{}
+	mu    sync.Mutex
+	subs  map[string]map[*memSub]struct{}
+	funcs map[string]map[*funcSub]struct{}
 }
 
 // NewMemoryBus returns a MemoryBus with no subscriptions.
 func NewMemoryBus() *MemoryBus {
-	return &MemoryBus{subs: make(map[string]map[*memSub]struct{})}
+	return &MemoryBus{subs: make(map[string]map[*memSub]struct{}), funcs: make(map[string]map[*funcSub]struct{})}
 }
 
 // Publish implements Bus.
@@ -29,15 +30,82 @@ func (b *MemoryBus) Publish(ctx context.Context, s Signal) error {
 		return fmt.Errorf("tasks: publish: %w", err)
 	}
 	b.mu.Lock()
-	subs := make([]*memSub, 0, len(b.subs[s.TaskID]))
-	for sub := range b.subs[s.TaskID] {
-		subs = append(subs, sub)
+	var fns []func(Signal)
+	for sub := range b.funcs[s.TaskID] {
+		fns = append(fns, sub.fn)
+	}
+	var subs []*memSub
+	if set := b.subs[s.TaskID]; len(set) > 0 {
+		subs = make([]*memSub, 0, len(set))
+		for sub := range set {
+			subs = append(subs, sub)
+		}
 	}
 	b.mu.Unlock()
+	// Functions first: the Runtime's record cache forgets the task in one
+	// before a watcher woken through a channel reads it again.
+	for _, fn := range fns {
+		fn(s)
+	}
 	for _, sub := range subs {
 		sub.deliver(s)
 	}
 	return nil
+}
+
+// SubscribeFunc is Subscribe with fn called, on the publisher's goroutine,
+// for each signal instead of a channel to read: a subscription that needs
+// no goroutine of its own. Functions of a task are called before its
+// channel subscriptions receive the signal. fn must return quickly and
+// must not call the Bus. A Publish under way as Close returns may still
+// call it once.
+func (b *MemoryBus) SubscribeFunc(ctx context.Context, taskID string, fn func(Signal)) (Subscription, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("tasks: subscribe: %w", err)
+	}
+	sub := &funcSub{bus: b, taskID: taskID, fn: fn}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	addSub(b.funcs, taskID, sub)
+	return sub, nil
+}
+
+// funcSub is one MemoryBus subscription by function.
+type funcSub struct {
+	bus    *MemoryBus
+	taskID string
+	fn     func(Signal)
+}
+
+// Signals implements Subscription: a function subscription has no channel.
+func (s *funcSub) Signals() <-chan Signal { return nil }
+
+// Close implements Subscription.
+func (s *funcSub) Close() error {
+	s.bus.mu.Lock()
+	defer s.bus.mu.Unlock()
+	removeSub(s.bus.funcs, s.taskID, s)
+	return nil
+}
+
+// addSub adds a subscription to a task's set.
+func addSub[S comparable](subs map[string]map[S]struct{}, taskID string, sub S) {
+	set := subs[taskID]
+	if set == nil {
+		set = make(map[S]struct{}, 1)
+		subs[taskID] = set
+	}
+	set[sub] = struct{}{}
+}
+
+// removeSub removes a subscription from a task's set, and the set once empty.
+func removeSub[S comparable](subs map[string]map[S]struct{}, taskID string, sub S) {
+	if set := subs[taskID]; set != nil {
+		delete(set, sub)
+		if len(set) == 0 {
+			delete(subs, taskID)
+		}
+	}
 }
 
 // Subscribe implements Bus.
@@ -48,12 +116,7 @@ func (b *MemoryBus) Subscribe(ctx context.Context, taskID string) (Subscription,
 	sub := &memSub{bus: b, taskID: taskID, ch: make(chan Signal, memSubBuffer)}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	set := b.subs[taskID]
-	if set == nil {
-		set = make(map[*memSub]struct{})
-		b.subs[taskID] = set
-	}
-	set[sub] = struct{}{}
+	addSub(b.subs, taskID, sub)
 	return sub, nil
 }
 
@@ -72,12 +135,7 @@ func (s *memSub) Signals() <-chan Signal { return s.ch }
 // Close implements Subscription.
 func (s *memSub) Close() error {
 	s.bus.mu.Lock()
-	if set := s.bus.subs[s.taskID]; set != nil {
-		delete(set, s)
-		if len(set) == 0 {
-			delete(s.bus.subs, s.taskID)
-		}
-	}
+	removeSub(s.bus.subs, s.taskID, s)
 	s.bus.mu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()

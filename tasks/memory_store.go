@@ -97,11 +97,13 @@ func (s *MemoryStore) Update(ctx context.Context, rec *Record) error {
 	if err := CheckUpdate(old, rec); err != nil {
 		return err
 	}
-	// Identity fields stay as created.
+	// Identity fields stay as created. The stored Params are never written,
+	// so the new version shares them instead of copying them again.
 	kept := *rec
 	kept.Principal, kept.Method, kept.Name = old.Principal, old.Method, old.Name
-	kept.Params, kept.CreatedAt, kept.Policy = old.Params, old.CreatedAt, old.Policy
+	kept.Params, kept.CreatedAt, kept.Policy = nil, old.CreatedAt, old.Policy
 	next := kept.Clone()
+	next.Params = old.Params
 	next.Version = old.Version + 1
 	e.rec = next
 	s.expiries.sync(e)

@@ -21,11 +21,14 @@ type config struct {
 	defaultTTL       time.Duration
 	maxTTL           time.Duration
 	pollInterval     time.Duration
+	minPollInterval  time.Duration
 	lease            time.Duration
 	heartbeat        time.Duration
 	sweepInterval    time.Duration
 	progressInterval time.Duration
 	pageSize         int
+	recordCache      int
+	recordCacheSet   bool
 }
 
 // The defaults the options override.
@@ -40,6 +43,7 @@ const (
 	DefaultTTL              = time.Hour
 	DefaultMaxTTL           = 24 * time.Hour
 	DefaultPollInterval     = time.Second
+	DefaultMinPollInterval  = 50 * time.Millisecond
 	DefaultLease            = 30 * time.Second
 	DefaultHeartbeat        = 10 * time.Second
 	DefaultSweepInterval    = 5 * time.Second
@@ -58,11 +62,13 @@ func defaultConfig() config {
 		defaultTTL:       DefaultTTL,
 		maxTTL:           DefaultMaxTTL,
 		pollInterval:     DefaultPollInterval,
+		minPollInterval:  DefaultMinPollInterval,
 		lease:            DefaultLease,
 		heartbeat:        DefaultHeartbeat,
 		sweepInterval:    DefaultSweepInterval,
 		progressInterval: DefaultProgressInterval,
 		pageSize:         DefaultPageSize,
+		recordCache:      DefaultRecordCache,
 	}
 }
 
@@ -77,8 +83,10 @@ func (c *config) check() error {
 		return fmt.Errorf("tasks: task limits must be zero (no limit) or positive")
 	case c.defaultTTL < 0 || c.maxTTL < 0:
 		return fmt.Errorf("tasks: TTLs must be zero (unlimited) or positive")
-	case c.pollInterval <= 0 || c.sweepInterval <= 0 || c.progressInterval <= 0 || c.pageSize <= 0:
-		return fmt.Errorf("tasks: poll interval, sweep interval, progress interval and page size must be positive")
+	case c.pollInterval <= 0 || c.minPollInterval <= 0 || c.sweepInterval <= 0 || c.progressInterval <= 0 || c.pageSize <= 0:
+		return fmt.Errorf("tasks: poll intervals, sweep interval, progress interval and page size must be positive")
+	case c.recordCache < 0:
+		return fmt.Errorf("tasks: the record cache size must be zero (off) or positive, not %d", c.recordCache)
 	case c.heartbeat <= 0 || 2*c.heartbeat > c.lease:
 		return fmt.Errorf("tasks: the heartbeat (%v) must be positive and at most half the lease (%v), so one missed beat does not lose the lease", c.heartbeat, c.lease)
 	}
@@ -119,9 +127,16 @@ func WithTTL(def, maximum time.Duration) Option {
 	return func(c *config) { c.defaultTTL, c.maxTTL = def, maximum }
 }
 
-// WithPollInterval sets the poll interval suggested to clients, which is
-// also how often waiters re-read the store should a bus signal be lost.
+// WithPollInterval sets the longest poll interval suggested to clients,
+// for a task that has not changed in a while (see Task.PollInterval),
+// which is also how often waiters re-read the store should a bus signal be
+// lost.
 func WithPollInterval(d time.Duration) Option { return func(c *config) { c.pollInterval = d } }
+
+// WithMinPollInterval sets the shortest poll interval suggested to
+// clients: for a task just created or just changed (default
+// DefaultMinPollInterval; at most the WithPollInterval one).
+func WithMinPollInterval(d time.Duration) Option { return func(c *config) { c.minPollInterval = d } }
 
 // WithLease sets how long an execution lease lasts and how often this
 // instance renews the leases it holds. The heartbeat must be at most half
@@ -142,3 +157,14 @@ func WithProgressInterval(d time.Duration) Option {
 
 // WithPageSize sets how many tasks one List page holds.
 func WithPageSize(n int) Option { return func(c *config) { c.pageSize = n } }
+
+// WithRecordCache sets how many task records this instance keeps in memory
+// so that reading a task that has not changed since this instance last read
+// or wrote it costs no store round trip (default DefaultRecordCache, except
+// on a MemoryStore, whose reads are already copies from memory; zero turns
+// the cache off). A kept record stays in use until a Bus signal says
+// its task changed, so the Bus must deliver every instance's signals, as
+// every Bus passing storetest.TestBusPair does.
+func WithRecordCache(n int) Option {
+	return func(c *config) { c.recordCache, c.recordCacheSet = n, true }
+}

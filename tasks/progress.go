@@ -93,7 +93,7 @@ func (p *progress) flush() {
 // write stores msg as the statusMessage of the unfinished task.
 func (p *progress) write(msg string) {
 	rt := p.rn.rt
-	_, err := rt.mutate(p.rn.ctx, p.rn.id, func(rec *Record) error {
+	rec, err := rt.mutate(p.rn.ctx, p.rn.id, func(rec *Record) error {
 		if rec.Status.Terminal() || rec.Owner != rt.cfg.instanceID || rec.StatusMessage == msg {
 			return errUnchanged
 		}
@@ -103,6 +103,7 @@ func (p *progress) write(msg string) {
 	})
 	switch {
 	case err == nil:
+		p.rn.changed(rec)
 		rt.publish(context.Background(), p.rn.id, SignalStatus)
 	case !errors.Is(err, errUnchanged) && p.rn.ctx.Err() == nil:
 		rt.log.Debug("tasks: could not write a progress message; the next report tries again",

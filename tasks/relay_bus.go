@@ -65,6 +65,15 @@ func (b *RelayBus) Subscribe(ctx context.Context, taskID string) (Subscription, 
 	return b.local.Subscribe(ctx, taskID)
 }
 
+// SubscribeFunc is Subscribe with fn called for each signal instead of a
+// channel to read (see MemoryBus.SubscribeFunc).
+func (b *RelayBus) SubscribeFunc(ctx context.Context, taskID string, fn func(Signal)) (Subscription, error) {
+	if b.isClosed() {
+		return nil, ErrBusClosed
+	}
+	return b.local.SubscribeFunc(ctx, taskID, fn)
+}
+
 // Receive delivers a message from the channel to this instance's
 // subscriptions, unless this instance sent it. A message is "<kind>
 // <origin> <task ID>": neither kind nor origin contains a space, and the
@@ -86,9 +95,14 @@ func (b *RelayBus) Receive(msg string) error {
 // have been lost meanwhile.
 func (b *RelayBus) Resync() {
 	b.local.mu.Lock()
-	ids := make([]string, 0, len(b.local.subs))
+	ids := make([]string, 0, len(b.local.subs)+len(b.local.funcs))
 	for id := range b.local.subs {
 		ids = append(ids, id)
+	}
+	for id := range b.local.funcs {
+		if _, both := b.local.subs[id]; !both {
+			ids = append(ids, id)
+		}
 	}
 	b.local.mu.Unlock()
 	for _, id := range ids {

@@ -28,6 +28,15 @@ type run struct {
 	mu         sync.Mutex
 	launched   bool
 	leaseUntil time.Time // when the lease lapses unless renewed
+	signalled  bool      // a signal came that no re-read has answered yet
+	looking    bool      // a goroutine is re-reading the task
+
+	// follow is StartRequest.Follow; the fields after it are its state.
+	follow       func(t Task, stopped bool)
+	followMu     sync.Mutex
+	followed     uint64 // the version last reported
+	lastFollowed Task
+	followEnded  bool
 }
 
 // newRun registers a run for the record and subscribes it to the task's
@@ -51,7 +60,7 @@ func (r *Runtime) newRun(ctx context.Context, rec *Record, fn HandlerFunc) (*run
 	r.runs[rec.ID] = rn
 	r.runsWG.Add(1)
 	r.mu.Unlock()
-	sub, err := r.bus.Subscribe(ctx, rec.ID)
+	sub, _, err := subscribeFunc(ctx, r.bus, rec.ID, rn.signal)
 	if err != nil {
 		rn.release()
 		return nil, fmt.Errorf("tasks: subscribing to the task's signals: %w", err)
@@ -82,8 +91,11 @@ func (rn *run) release() {
 func (rn *run) launch(leaseUntil time.Time) {
 	rn.mu.Lock()
 	rn.launched, rn.leaseUntil = true, leaseUntil
+	look := rn.startLooking()
 	rn.mu.Unlock()
-	go rn.listen()
+	if look {
+		go rn.look()
+	}
 	rn.rt.cfg.executor.Go(rn.execute)
 }
 
@@ -97,41 +109,90 @@ func (r *Runtime) localRun(id string) *run {
 // stop cancels the handler's context with the cause; the first cause wins.
 func (rn *run) stop(cause error) { rn.cancel(cause) }
 
-// listen re-reads the task whenever a signal arrives and reacts to what it
-// finds, until the run ends.
-func (rn *run) listen() {
+// signal reacts to a signal of the task: the task is re-read, on a
+// goroutine that lives only while there is re-reading to do. A run waiting
+// for nothing holds no goroutine: with a goroutine listening to every
+// running task, a task's life cost 2 allocations and a goroutine start more
+// (BenchTaskLife).
+func (rn *run) signal(Signal) {
+	if rn.ctx.Err() != nil {
+		return
+	}
+	rn.mu.Lock()
+	rn.signalled = true
+	look := rn.startLooking()
+	rn.mu.Unlock()
+	if look {
+		go rn.look()
+	}
+}
+
+// startLooking reports whether a re-read is due and no goroutine does it,
+// claiming it for the caller. rn.mu is held.
+func (rn *run) startLooking() bool {
+	if !rn.signalled || rn.looking || !rn.launched {
+		return false
+	}
+	rn.looking = true
+	return true
+}
+
+// look re-reads the task and reacts to what it finds, once per burst of
+// signals, until no signal is left unanswered or the run ends.
+func (rn *run) look() {
 	for {
-		select {
-		case _, ok := <-rn.sub.Signals():
-			if !ok {
-				return
-			}
-		case <-rn.ctx.Done():
+		rn.mu.Lock()
+		if !rn.signalled || rn.ctx.Err() != nil {
+			rn.looking = false
+			rn.mu.Unlock()
 			return
 		}
-		// One read answers a burst of signals.
-		for drained := false; !drained; {
-			select {
-			case _, ok := <-rn.sub.Signals():
-				if !ok {
-					return
-				}
-			default:
-				drained = true
-			}
-		}
-		if rn.ctx.Err() != nil {
-			return
-		}
-		rec, err := rn.rt.store.Get(rn.ctx, rn.id)
+		rn.signalled = false
+		rn.mu.Unlock()
+		rec, _, _, err := rn.rt.cache.read(rn.ctx, rn.id, true)
 		rn.observe(rec, err)
 	}
+}
+
+// changed reports the task's new state to the run's follower, once per
+// version and in order, until a finished state has been reported.
+func (rn *run) changed(rec *Record) {
+	if rn.follow == nil {
+		return
+	}
+	rn.followMu.Lock()
+	defer rn.followMu.Unlock()
+	if rn.followEnded || rec.Version <= rn.followed {
+		return
+	}
+	t := rn.rt.view(rec)
+	rn.followed, rn.lastFollowed = rec.Version, t
+	rn.followEnded = t.Terminal()
+	rn.follow(t, false)
+}
+
+// endFollow tells the run's follower, once the run has ended without
+// reporting a finished state, that this instance reports nothing more.
+func (rn *run) endFollow() {
+	if rn.follow == nil {
+		return
+	}
+	rn.followMu.Lock()
+	defer rn.followMu.Unlock()
+	if rn.followEnded {
+		return
+	}
+	rn.followEnded = true
+	rn.follow(rn.lastFollowed, true)
 }
 
 // observe reacts to a fresh read of the task: it stops the handler when the
 // task was cancelled, expired, deleted, taken over or ended by another
 // instance, and otherwise hands any new answers to waiting Ask calls.
 func (rn *run) observe(rec *Record, err error) {
+	if err == nil {
+		rn.changed(rec)
+	}
 	expired := !rn.expiresAt.IsZero() && !rn.rt.now().Before(rn.expiresAt)
 	switch {
 	case expired && (errors.Is(err, ErrNotFound) || (err == nil && rec.Status.Terminal())):
@@ -165,6 +226,7 @@ func (rn *run) lose(rec *Record, why string) {
 func (rn *run) execute() {
 	defer func() {
 		rn.sub.Close()
+		rn.endFollow()
 		rn.release()
 	}()
 	if rn.ctx.Err() != nil {
@@ -238,6 +300,7 @@ func (rn *run) settle(res Result, err error) {
 			rt.audit(ctx, "failed", rec, slog.String("reason", rec.StatusMessage))
 		}
 		rt.transition(rec, was, rec.Status)
+		rn.changed(rec)
 		rt.publish(ctx, rn.id, SignalStatus)
 	}
 }

@@ -24,7 +24,8 @@ type Task struct {
 	// TTL is how long after CreatedAt the task is kept; zero means forever
 	// (the wire's null).
 	TTL time.Duration
-	// PollInterval is the suggested delay between polls.
+	// PollInterval is the suggested delay before the next poll, set from
+	// how the task is going (see Runtime.Get).
 	PollInterval time.Duration
 
 	// Result is set when the task completed: the original request's result.

@@ -16,6 +16,20 @@ import (
 // re-read every poll interval. Fast successive changes may be seen as one.
 func (r *Runtime) Watch(ctx context.Context, principal, id string) iter.Seq2[Task, error] {
 	return func(yield func(Task, error) bool) {
+		// A finished task needs no subscription: what tasks/result mostly
+		// asks for.
+		rec, err := r.load(ctx, principal, id, false)
+		if err != nil {
+			if ctx.Err() != nil {
+				err = context.Cause(ctx)
+			}
+			yield(Task{}, err)
+			return
+		}
+		if rec.Status.Terminal() {
+			yield(r.view(rec), nil)
+			return
+		}
 		sub, err := r.bus.Subscribe(ctx, id)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -28,13 +42,14 @@ func (r *Runtime) Watch(ctx context.Context, principal, id string) iter.Seq2[Tas
 		ticker := time.NewTicker(r.cfg.pollInterval)
 		defer ticker.Stop()
 		var last *Task
+		fromStore := !r.cache.inline(id)
 		for {
-			rec, err := r.load(ctx, principal, id)
+			rec, err := r.load(ctx, principal, id, fromStore)
 			if err != nil {
 				yield(Task{}, err)
 				return
 			}
-			t := taskOf(rec)
+			t := r.view(rec)
 			if last == nil || changed(*last, t) {
 				if !yield(t, nil) {
 					return
@@ -46,7 +61,11 @@ func (r *Runtime) Watch(ctx context.Context, principal, id string) iter.Seq2[Tas
 			}
 			select {
 			case <-sub.Signals():
+				// The cache may answer if it hears of a change before this
+				// watcher is woken by it.
+				fromStore = !r.cache.inline(id)
 			case <-ticker.C:
+				fromStore = true // in case a signal was lost
 			case <-ctx.Done():
 				yield(Task{}, context.Cause(ctx))
 				return

@@ -1,0 +1,246 @@
+package tasks
+
+import (
+	"context"
+	"sync"
+)
+
+// DefaultRecordCache is how many task records a Runtime keeps in memory
+// by default (see WithRecordCache).
+const DefaultRecordCache = 4096
+
+// recordCache is this instance's copy of the task records it has read or
+// written lately, so that reading a task that has not changed costs no
+// store round trip: back-to-back polls of a running task, and its result
+// once it has finished, are answered from memory.
+//
+// A copy is trusted while no signal about the task has come since it was
+// read or written. The cache subscribes to a task's signals before it
+// first reads or creates it, so no change after that read goes unnoticed;
+// a finished record is final and is kept without a subscription (expiry is
+// checked by every reader against ExpiresAt). Copies only move forward in
+// Version, so a reader on this instance never sees a task go back to a
+// state older than one this instance has shown.
+//
+// Another instance's change reaches this cache with its signal, which on
+// the drivers built on RelayBus is on its way to every instance before the
+// writer's Publish returns, so before the writer's client hears of the
+// change; on a Bus that polls (SQLite across processes), a copy may lag the
+// store by up to the Bus's poll interval.
+type recordCache struct {
+	store Store
+	bus   Bus
+	limit int // records kept at most; 0 turns the cache off
+
+	mu      sync.Mutex
+	entries map[string]*cacheEntry
+	closed  bool
+}
+
+// cacheEntry is the cache's copy of one task.
+type cacheEntry struct {
+	rec   *Record      // the latest copy, private to the cache; nil until read
+	fresh bool         // no signal since rec was read or written
+	gen   uint64       // signals from other writers so far
+	own   int          // this instance's own signals still to arrive
+	sub   Subscription // nil once the record has finished
+	// inline reports that signals arrive on the publisher's goroutine, so
+	// this instance's own signals can be told apart and need not make the
+	// copy it has just written stale.
+	inline bool
+}
+
+func newRecordCache(store Store, bus Bus, limit int) *recordCache {
+	return &recordCache{store: store, bus: bus, limit: limit, entries: make(map[string]*cacheEntry)}
+}
+
+// follow returns the task's entry, subscribing it to the task's signals
+// if it is new, and the entry's signal count; nil when the cache is off,
+// closed, or the subscription failed (then reads go to the store).
+func (c *recordCache) follow(ctx context.Context, id string) (*cacheEntry, uint64) {
+	if c.limit == 0 {
+		return nil, 0
+	}
+	c.mu.Lock()
+	if e := c.entries[id]; e != nil {
+		gen := e.gen
+		c.mu.Unlock()
+		return e, gen
+	}
+	c.mu.Unlock()
+	e := &cacheEntry{}
+	sub, inline, err := subscribeFunc(ctx, c.bus, id, func(Signal) { c.signalled(e) })
+	if err != nil {
+		return nil, 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if other := c.entries[id]; c.closed || other != nil {
+		sub.Close()
+		if c.closed {
+			return nil, 0
+		}
+		return other, other.gen
+	}
+	e.sub, e.inline = sub, inline
+	c.evictLocked()
+	c.entries[id] = e
+	return e, e.gen
+}
+
+// signalled marks the entry stale, unless the signal is this instance's
+// own about a copy it wrote.
+func (c *recordCache) signalled(e *cacheEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e.own > 0 {
+		e.own--
+		return
+	}
+	e.gen++
+	e.fresh = false
+}
+
+// evictLocked makes room for one entry.
+func (c *recordCache) evictLocked() {
+	for id, e := range c.entries {
+		if len(c.entries) < c.limit {
+			return
+		}
+		if e.sub != nil {
+			e.sub.Close()
+			e.sub = nil
+		}
+		delete(c.entries, id)
+	}
+}
+
+// read returns a private copy of the task's record: the cache's while it
+// is fresh (unless fresh is asked for), else the store's, which the cache
+// then keeps. It also returns the entry's signal count at the read, for
+// wrote, and whether the copy came from the cache.
+func (c *recordCache) read(ctx context.Context, id string, fresh bool) (rec *Record, gen uint64, cached bool, err error) {
+	var e *cacheEntry
+	if c.limit > 0 {
+		c.mu.Lock()
+		e = c.entries[id]
+		if e != nil {
+			if !fresh && e.fresh && e.rec != nil {
+				rec, gen := e.rec.Clone(), e.gen
+				c.mu.Unlock()
+				return rec, gen, true, nil
+			}
+			gen = e.gen
+		}
+		c.mu.Unlock()
+		if e == nil {
+			e, gen = c.follow(ctx, id) // before the read, so no later change is missed
+		}
+	}
+	rec, err = c.store.Get(ctx, id)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	return c.keep(e, rec, gen), gen, false, nil
+}
+
+// keep records rec, read from the store when the entry's signal count was
+// gen, and returns what the reader gets: rec, or the cache's copy if that
+// is newer.
+func (c *recordCache) keep(e *cacheEntry, rec *Record, gen uint64) *Record {
+	if e == nil {
+		return rec
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e.rec != nil && e.rec.Version > rec.Version {
+		return e.rec.Clone() // never back to an older state
+	}
+	e.rec = rec.Clone()
+	e.fresh = e.gen == gen
+	c.settleLocked(e)
+	return rec
+}
+
+// wrote records rec, which this instance has just written, created or
+// updated from a copy read when the entry's signal count was gen.
+func (c *recordCache) wrote(rec *Record, gen uint64) {
+	if c.limit == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entries[rec.ID]
+	if e == nil || (e.rec != nil && e.rec.Version >= rec.Version) {
+		return
+	}
+	e.rec = rec.Clone()
+	// A signal since the read may be about a change after this write.
+	e.fresh = e.gen == gen
+	c.settleLocked(e)
+}
+
+// settleLocked ends the subscription of an entry whose record has
+// finished: it can no longer change.
+func (c *recordCache) settleLocked(e *cacheEntry) {
+	if !e.rec.Status.Terminal() {
+		return
+	}
+	e.fresh = true
+	if e.sub != nil {
+		e.sub.Close()
+		e.sub = nil
+	}
+}
+
+// inline reports whether the task's copy is kept fresh by signals that
+// arrive on the publisher's goroutine, before any channel subscription
+// receives them: then a watcher woken by a signal may read the cache.
+func (c *recordCache) inline(id string) bool {
+	if c.limit == 0 {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entries[id]
+	return e != nil && (e.inline || (e.rec != nil && e.rec.Status.Terminal()))
+}
+
+// publishing tells the cache that this instance is about to publish a
+// signal about the task, after writing it.
+func (c *recordCache) publishing(id string) {
+	if c.limit == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.entries[id]; e != nil && e.inline && e.sub != nil {
+		e.own++
+	}
+}
+
+// publishFailed undoes publishing after a failed Publish: whether the
+// signal arrived is unknown, so the copy is no longer trusted.
+func (c *recordCache) publishFailed(id string) {
+	if c.limit == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.entries[id]; e != nil && e.sub != nil {
+		e.own, e.fresh = 0, false
+	}
+}
+
+// close ends every subscription and empties the cache for good.
+func (c *recordCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	for id, e := range c.entries {
+		if e.sub != nil {
+			e.sub.Close()
+		}
+		delete(c.entries, id)
+	}
+}

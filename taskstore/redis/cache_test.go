@@ -1,0 +1,18 @@
+package redis_test
+
+import (
+	"testing"
+
+	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/tasks/storetest"
+)
+
+// Runtimes with their own Store, Bus and connections on one Redis prefix
+// keep the record cache's contract.
+func TestRecordCacheContract(t *testing.T) {
+	storetest.TestRecordCache(t, func(t *testing.T) func() (tasks.Store, tasks.Bus) {
+		needRedis(t)
+		prefix := newPrefix(t)
+		return func() (tasks.Store, tasks.Bus) { return newStore(t, prefix), newBus(t, prefix) }
+	})
+}
