@@ -13,7 +13,9 @@ import (
 	"github.com/weftmcp/weft/transport"
 )
 
-// fixturePollInterval is the poll interval the fixture's tasks suggest.
+// fixturePollInterval is the poll interval the fixture's tasks suggest,
+// the same from creation on (the engine's suggestion otherwise starts
+// shorter and grows with the task's age).
 const fixturePollInterval = 150 * time.Millisecond
 
 // dial connects the fixture server to a new in-memory pipe and returns the

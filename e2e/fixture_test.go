@@ -119,7 +119,8 @@ const strictSchema = `{"type":"object","properties":{"n":{"type":"integer","mini
 func newFixture() *fixture {
 	f := &fixture{events: make(map[string]chan struct{}), late: make(map[string]chan error)}
 	rt, err := tasks.New(tasks.NewMemoryStore(), tasks.NewMemoryBus(),
-		tasks.WithPollInterval(fixturePollInterval), tasks.WithLogger(slog.New(slog.DiscardHandler)))
+		tasks.WithPollInterval(fixturePollInterval), tasks.WithMinPollInterval(fixturePollInterval),
+		tasks.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		panic(err) // the options are constants
 	}
