@@ -71,6 +71,11 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 	st.reqCtx = r.Context()
 	// The answers to a batch's invalid elements go out with its responses.
 	st.held = p.rejected
+	inline := p.single()
+	if inline != nil && !h.servesInline(inline.Method, p.route.name) {
+		inline = nil
+	}
+	st.inline = inline != nil
 	if dup, err := s.register(st, p.msgs); err != nil {
 		if errors.Is(err, errDuplicateID) {
 			writeError(w, http.StatusBadRequest, dup, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
@@ -80,7 +85,11 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 		writeError(w, http.StatusNotFound, firstID(p), jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
 		return
 	}
-	s.push(p.msgs)
+	if inline != nil {
+		s.serve(inline)
+	} else {
+		s.push(p.msgs)
+	}
 	st.wait(r.Context(), w)
 }
 

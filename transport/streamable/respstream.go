@@ -46,6 +46,9 @@ type respStream struct {
 	// reqCtx is the context of the POST the stream answers (nil for the
 	// GET stream), whose values the handlers of its requests see.
 	reqCtx context.Context
+	// inline is set on the stream of a request served on its POST's own
+	// goroutine (see StreamClosers): its response cannot be released.
+	inline bool
 
 	mu       sync.Mutex
 	w        http.ResponseWriter // the client connection, nil while none is attached
@@ -305,11 +308,12 @@ func (st *respStream) completeLocked() {
 
 // release ends the HTTP response of an attached stream without completing
 // the stream, after an event that gives the client the ID to resume from
-// and the retry interval. It reports whether a connection was attached.
+// and the retry interval. It reports whether a connection was attached;
+// a stream whose request runs on its POST's goroutine is never released.
 func (st *respStream) release() bool {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.w == nil || st.complete || !st.resumable() || st.refusal != nil {
+	if st.w == nil || st.complete || !st.resumable() || st.refusal != nil || st.inline {
 		return false
 	}
 	if st.mode != modeSSE {

@@ -172,7 +172,7 @@ func (s *session) push(msgs []jsonrpc.Message) {
 // goroutine, which then finds the response written. Only a handler that
 // never ends the HTTP response before it returns may be served so (the
 // server cannot release the client's connection while its goroutine runs
-// the handler): initialize.
+// the handler): initialize, and the requests a StreamClosers says cannot.
 func (s *session) serve(req *jsonrpc.Request) {
 	s.mu.Lock()
 	r := s.recv
