@@ -69,7 +69,9 @@ func readPost(w http.ResponseWriter, r *http.Request, limit int64) (*post, bool)
 		refuse(w, http.StatusBadRequest, "reading the request body: %v", err)
 		return nil, false
 	}
-	msg, err := jsonrpc.DecodeMessage(body)
+	pd := postDecoders.Get().(*postDecoder)
+	defer postDecoders.Put(pd)
+	msg, route, err := pd.decode(body)
 	if err != nil {
 		var de *jsonrpc.DecodeError
 		if errors.As(err, &de) {
@@ -99,9 +101,140 @@ func readPost(w http.ResponseWriter, r *http.Request, limit int64) (*post, bool)
 		}
 	}
 	if req := p.single(); req != nil {
-		p.route = scanParams(req.Method, req.Params)
+		p.route = route.of(req.Method)
 	}
 	return p, true
+}
+
+// postDecoder decodes POST bodies, picking the members of a request's
+// params that routing needs (routeParams) out of them in the same pass
+// (jsonrpc.Decoder.ParamsMember). Decoding once instead of decoding, then
+// scanning params again, cut a tools/call by 2,200 instructions of about
+// 204,000, client included (callgrind, BenchmarkPlainCallVsBare).
+type postDecoder struct {
+	dec   jsonrpc.Decoder
+	found foundParams // in the params read last
+}
+
+// foundParams are the routing members of a request's params, found before
+// its method may be known (members come in any order): each member that
+// names something, for mcp.NameParam to choose from.
+type foundParams struct {
+	version    string
+	hasVersion bool
+	names      [3]string // params.name, params.uri, params.taskId
+	hasNames   [3]bool
+	arguments  jsontext.Value
+}
+
+// nameMembers are the members mcp.NameParam names, in foundParams.names order.
+var nameMembers = [3]string{"name", "uri", "taskId"}
+
+// of returns the routing members of method's params.
+func (f *foundParams) of(method string) routeParams {
+	rp := routeParams{version: f.version, hasVersion: f.hasVersion}
+	key := mcp.NameParam(method)
+	for i, n := range nameMembers {
+		if n == key {
+			rp.name, rp.hasName = f.names[i], f.hasNames[i]
+		}
+	}
+	if method == mcp.MethodToolsCall {
+		rp.arguments = f.arguments
+	}
+	return rp
+}
+
+// postDecoders pools postDecoders, whose jsonrpc.Decoder keeps its working
+// memory from one body to the next.
+var postDecoders = sync.Pool{New: func() any {
+	pd := new(postDecoder)
+	pd.dec.ParamsMember = pd.member
+	return pd
+}}
+
+// decode decodes one POST body and returns, with the message, the routing
+// members of its params; those of a batch's elements are meaningless.
+func (pd *postDecoder) decode(body []byte) (jsonrpc.Message, foundParams, error) {
+	pd.found = foundParams{}
+	msg, err := pd.dec.Decode(body)
+	found := pd.found
+	pd.found = foundParams{}
+	pd.dec.Reset()
+	return msg, found, err
+}
+
+// member reads one member of a request's params (jsonrpc.Decoder.ParamsMember).
+// Members of the wrong type are skipped: the server reports them.
+func (pd *postDecoder) member(dec *jsontext.Decoder, name []byte) error {
+	switch string(name) {
+	case "_meta":
+		if dec.PeekKind() == '{' {
+			return pd.metaMembers(dec)
+		}
+	case "arguments":
+		v, err := dec.ReadValue()
+		pd.found.arguments = v // within the body: the decoder reads it in place
+		return err
+	case "name", "uri", "taskId":
+		if dec.PeekKind() == '"' {
+			v, err := dec.ReadValue()
+			if err != nil {
+				return err
+			}
+			i := 0
+			for nameMembers[i] != string(name) {
+				i++
+			}
+			pd.found.names[i], pd.found.hasNames[i] = unquoteString(v), true
+			return nil
+		}
+	}
+	return dec.SkipValue()
+}
+
+// metaMembers reads the _meta object of params for its protocol version.
+func (pd *postDecoder) metaMembers(dec *jsontext.Decoder) error {
+	if _, err := dec.ReadToken(); err != nil { // '{'
+		return err
+	}
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		if dec.PeekKind() != '"' || !isName(name, mcp.MetaProtocolVersion) {
+			if err := dec.SkipValue(); err != nil {
+				return err
+			}
+			continue
+		}
+		v, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		pd.found.version, pd.found.hasVersion = unquoteString(v), true
+	}
+	_, err := dec.ReadToken() // '}'
+	return err
+}
+
+// isName reports whether the quoted member name is s.
+func isName(name jsontext.Value, s string) bool {
+	if bytes.IndexByte(name, '\\') < 0 {
+		return string(name[1:len(name)-1]) == s
+	}
+	return unquoteString(name) == s
+}
+
+// unquoteString returns the content of a JSON string the decoder has
+// validated.
+func unquoteString(v jsontext.Value) string {
+	if bytes.IndexByte(v, '\\') < 0 {
+		return string(v[1 : len(v)-1])
+	}
+	s, _ := jsontext.AppendUnquote(nil, v) // cannot fail: the decoder validated v
+	return string(s)
 }
 
 // readBody reads a request body of at most limit bytes, in one allocation
