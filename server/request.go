@@ -120,8 +120,11 @@ func (r *Request) CloseSSEStream() bool {
 // before. A JSON-RPC error object is the handler's answer, and
 // ErrInputRequired a question for the client: neither is offered.
 func (r *Request) refuse(err error) bool {
+	if err == nil || r.exchange == nil {
+		return false // before je, which escapes: an allocation per request otherwise
+	}
 	var je *jsonrpc.Error
-	if err == nil || r.exchange == nil || errors.As(err, &je) || errors.Is(err, ErrInputRequired) {
+	if errors.As(err, &je) || errors.Is(err, ErrInputRequired) {
 		return false
 	}
 	r.mu.Lock()

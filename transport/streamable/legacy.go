@@ -18,7 +18,7 @@ import (
 // serveLegacyPost serves a POST in the legacy era: an initialize that
 // starts a session, or messages for an existing session.
 func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *post) {
-	sid := r.Header.Get(headerSessionID)
+	sid := requestHeader(r, headerSessionID)
 	if sid == "" {
 		if req := p.single(); req != nil && req.Method == mcp.MethodInitialize && !req.IsNotification() {
 			h.initialize(w, r, p)
@@ -246,7 +246,7 @@ func (h *Handler) serveDelete(w http.ResponseWriter, r *http.Request) {
 // header, governs how its requests are served. A modern version is
 // refused: that era has no sessions. On failure it has answered 400.
 func checkLegacyVersion(w http.ResponseWriter, r *http.Request, s *session, id jsonrpc.ID) bool {
-	hv := r.Header.Get(headerProtocolVersion)
+	hv := requestHeader(r, headerProtocolVersion)
 	if hv == "" || mcp.IsSupported(hv) && mcp.IsLegacy(hv) {
 		return true
 	}

@@ -29,6 +29,7 @@ type post struct {
 	// route holds what the first message's params say about routing; only
 	// meaningful for a body of one request or notification.
 	route routeParams
+	one   [1]jsonrpc.Message // msgs of a body that is not a batch
 }
 
 // single returns the body's only message as a request (call or
@@ -93,7 +94,8 @@ func readPost(w http.ResponseWriter, r *http.Request, limit int64) (*post, bool)
 			p.msgs = append(p.msgs, m)
 		}
 	} else {
-		p.msgs = []jsonrpc.Message{msg}
+		p.one[0] = msg
+		p.msgs = p.one[:]
 	}
 	for _, m := range p.msgs {
 		if req, ok := m.(*jsonrpc.Request); ok && !req.IsNotification() {
@@ -343,21 +345,24 @@ func scanMetaVersion(dec *jsontext.Decoder) (version string, ok bool) {
 func isModern(r *http.Request, p *post) bool {
 	if req := p.single(); req != nil {
 		if p.route.hasVersion {
-			return mcp.IsModern(p.route.version) || r.Header.Get(headerSessionID) == ""
+			return mcp.IsModern(p.route.version) || requestHeader(r, headerSessionID) == ""
 		}
 		if req.Method == mcp.MethodInitialize {
 			return false
 		}
 	}
-	if r.Header.Get(headerSessionID) != "" {
+	if requestHeader(r, headerSessionID) != "" {
 		return false
 	}
-	return mcp.IsModern(r.Header.Get(headerProtocolVersion))
+	return mcp.IsModern(requestHeader(r, headerProtocolVersion))
 }
 
 // checkMedia checks a POST's Content-Type and Accept headers. On failure it
 // has already answered (415 or 406).
 func checkMedia(w http.ResponseWriter, r *http.Request) bool {
+	if requestHeader(r, "Content-Type") == mediaJSON && requestHeader(r, "Accept") == mediaBoth && len(r.Header["Accept"]) == 1 {
+		return true // what clients send: no parsing needed
+	}
 	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || ct != mediaJSON {
 		refuse(w, http.StatusUnsupportedMediaType,
@@ -370,6 +375,20 @@ func checkMedia(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	return true
+}
+
+// mediaBoth is the Accept header clients send on a POST.
+const mediaBoth = mediaJSON + ", " + mediaSSE
+
+// requestHeader returns the first value of the request's header key, which
+// must be in canonical form: unlike Header.Get it does not canonicalize key
+// on each call, which cost a POST about 2,700 instructions, over twice a
+// bare handler's header reads (callgrind, BenchmarkPlainCallVsBare).
+func requestHeader(r *http.Request, key string) string {
+	if v := r.Header[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // accepts reports whether the request's Accept headers list media type mt

@@ -14,7 +14,6 @@ import (
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/sessions"
-	"github.com/weftmcp/weft/transport/sse"
 )
 
 // ErrSessionEnded is the error session streams' Read returns once the
@@ -378,7 +377,6 @@ func (s *session) openGet() *respStream {
 	}
 	if s.get == nil {
 		s.get = &respStream{h: s.h, sess: s, get: true, done: make(chan struct{})}
-		s.get.beat = sse.NewHeartbeat(s.h.opts.KeepAlive, s.get.ping)
 	}
 	return s.get
 }
