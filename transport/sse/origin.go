@@ -111,6 +111,11 @@ func arrivedOnLoopback(r *http.Request) bool {
 	if !ok {
 		return false
 	}
+	if tcp, ok := addr.(*net.TCPAddr); ok {
+		// Without formatting and parsing the address: 800 instructions and
+		// an allocation per request (callgrind, BenchmarkPlainCallVsBare).
+		return tcp.IP.IsLoopback()
+	}
 	ap, err := netip.ParseAddrPort(addr.String())
 	return err == nil && ap.Addr().Unmap().IsLoopback()
 }

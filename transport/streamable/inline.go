@@ -12,11 +12,11 @@ package streamable
 // request of a Server that does not implement it, is handed to the
 // session's connection, which serves it on a goroutine of its own.
 //
-// Serving on the POST's goroutine saves the hand-off to that goroutine and
-// back, two goroutine switches per call: a plain tools/call of a legacy
-// session went from 1.19× to 1.0×the CPU of a bare handler at one call in
-// flight (BenchmarkPlainCallVsBare; see docs/decisions.md, "Plain-call
-// cost").
+// Serving on the POST's goroutine saves the hand-off to a worker and back,
+// two goroutine switches and their futex wake-ups per call, and 12,000 of
+// the 216,000 instructions of a tools/call, client included (callgrind,
+// BenchmarkPlainCallVsBare at one call in flight; docs/decisions.md,
+// "Plain-call cost", has the server's own figures).
 type StreamClosers interface {
 	MayCloseStream(method, name string) bool
 }
