@@ -12,11 +12,11 @@ package streamable
 // request of a Server that does not implement it, is handed to the
 // session's connection, which serves it on a goroutine of its own.
 //
-// Serving on the POST's goroutine saves the hand-off to a worker and back,
-// two goroutine switches and their futex wake-ups per call, and 12,000 of
-// the 216,000 instructions of a tools/call, client included (callgrind,
-// BenchmarkPlainCallVsBare at one call in flight; docs/decisions.md,
-// "Plain-call cost", has the server's own figures).
+// Serving on the POST's goroutine saves the hand-off to a worker and back:
+// two goroutine switches and their futex wake-ups per call, and 6,200 of
+// the 125,700 instructions the server spent on a tools/call (callgrind at
+// GOMAXPROCS=1, which barely sees the wake-ups; docs/decisions.md,
+// "Plain-call cost (issue 19)").
 type StreamClosers interface {
 	MayCloseStream(method, name string) bool
 }

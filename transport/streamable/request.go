@@ -111,8 +111,9 @@ func readPost(w http.ResponseWriter, r *http.Request, limit int64) (*post, bool)
 // postDecoder decodes POST bodies, picking the members of a request's
 // params that routing needs (routeParams) out of them in the same pass
 // (jsonrpc.Decoder.ParamsMember). Decoding once instead of decoding, then
-// scanning params again, cut a tools/call by 2,200 instructions of about
-// 204,000, client included (callgrind, BenchmarkPlainCallVsBare).
+// scanning params again, saved 2,000 of the 119,500 instructions the
+// server spent on a tools/call (callgrind; docs/decisions.md, "Plain-call
+// cost (issue 19)").
 type postDecoder struct {
 	dec   jsonrpc.Decoder
 	found foundParams // in the params read last
@@ -382,8 +383,8 @@ const mediaBoth = mediaJSON + ", " + mediaSSE
 
 // requestHeader returns the first value of the request's header key, which
 // must be in canonical form: unlike Header.Get it does not canonicalize key
-// on each call, which cost a POST about 2,700 instructions, over twice a
-// bare handler's header reads (callgrind, BenchmarkPlainCallVsBare).
+// on each call, which cost a POST about 2,700 instructions more than a bare
+// handler spends on header names (callgrind, BenchmarkPlainCallVsBare).
 func requestHeader(r *http.Request, key string) string {
 	if v := r.Header[key]; len(v) > 0 {
 		return v[0]
