@@ -29,7 +29,7 @@ type post struct {
 	// route holds what the first message's params say about routing; only
 	// meaningful for a body of one request or notification.
 	route routeParams
-	one   [1]jsonrpc.Message // msgs of a body that is not a batch
+	one   [1]jsonrpc.Message // msgs of a body that is not a batch, without an allocation of its own
 }
 
 // single returns the body's only message as a request (call or
@@ -362,7 +362,9 @@ func isModern(r *http.Request, p *post) bool {
 // has already answered (415 or 406).
 func checkMedia(w http.ResponseWriter, r *http.Request) bool {
 	if requestHeader(r, "Content-Type") == mediaJSON && requestHeader(r, "Accept") == mediaBoth && len(r.Header["Accept"]) == 1 {
-		return true // what clients send: no parsing needed
+		// What clients send: parsing it cost about 1,700 instructions and an
+		// allocation per POST (callgrind, BenchmarkPlainCallVsBare).
+		return true
 	}
 	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || ct != mediaJSON {
