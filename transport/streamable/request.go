@@ -152,7 +152,7 @@ func (f *foundParams) of(method string) routeParams {
 // memory from one body to the next.
 var postDecoders = sync.Pool{New: func() any {
 	pd := new(postDecoder)
-	pd.dec.ParamsMember = pd.member
+	pd.dec.ParamsMember = pd.found.member
 	return pd
 }}
 
@@ -167,17 +167,18 @@ func (pd *postDecoder) decode(body []byte) (jsonrpc.Message, foundParams, error)
 	return msg, found, err
 }
 
-// member reads one member of a request's params (jsonrpc.Decoder.ParamsMember).
-// Members of the wrong type are skipped: the server reports them.
-func (pd *postDecoder) member(dec *jsontext.Decoder, name []byte) error {
+// member reads one member of a request's params, named name, from dec,
+// which reads in place (a jsonrpc.Decoder.ParamsMember). Members of the
+// wrong type are skipped: the server reports them.
+func (f *foundParams) member(dec *jsontext.Decoder, name []byte) error {
 	switch string(name) {
 	case "_meta":
 		if dec.PeekKind() == '{' {
-			return pd.metaMembers(dec)
+			return f.metaMembers(dec)
 		}
 	case "arguments":
 		v, err := dec.ReadValue()
-		pd.found.arguments = v // within the body: the decoder reads it in place
+		f.arguments = v // a part of the input: dec reads it in place
 		return err
 	case "name", "uri", "taskId":
 		if dec.PeekKind() == '"' {
@@ -189,7 +190,7 @@ func (pd *postDecoder) member(dec *jsontext.Decoder, name []byte) error {
 			for nameMembers[i] != string(name) {
 				i++
 			}
-			pd.found.names[i], pd.found.hasNames[i] = unquoteString(v), true
+			f.names[i], f.hasNames[i] = unquoteString(v), true
 			return nil
 		}
 	}
@@ -197,7 +198,7 @@ func (pd *postDecoder) member(dec *jsontext.Decoder, name []byte) error {
 }
 
 // metaMembers reads the _meta object of params for its protocol version.
-func (pd *postDecoder) metaMembers(dec *jsontext.Decoder) error {
+func (f *foundParams) metaMembers(dec *jsontext.Decoder) error {
 	if _, err := dec.ReadToken(); err != nil { // '{'
 		return err
 	}
@@ -206,7 +207,7 @@ func (pd *postDecoder) metaMembers(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		if dec.PeekKind() != '"' || !isName(name, mcp.MetaProtocolVersion) {
+		if dec.PeekKind() != '"' || string(unquotedMember(name)) != mcp.MetaProtocolVersion {
 			if err := dec.SkipValue(); err != nil {
 				return err
 			}
@@ -216,18 +217,20 @@ func (pd *postDecoder) metaMembers(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		pd.found.version, pd.found.hasVersion = unquoteString(v), true
+		f.version, f.hasVersion = unquoteString(v), true
 	}
 	_, err := dec.ReadToken() // '}'
 	return err
 }
 
-// isName reports whether the quoted member name is s.
-func isName(name jsontext.Value, s string) bool {
+// unquotedMember returns the content of a member name the decoder has
+// validated, without copying it unless it has escapes.
+func unquotedMember(name jsontext.Value) []byte {
 	if bytes.IndexByte(name, '\\') < 0 {
-		return string(name[1:len(name)-1]) == s
+		return name[1 : len(name)-1]
 	}
-	return unquoteString(name) == s
+	b, _ := jsontext.AppendUnquote(nil, name) // cannot fail: the decoder validated name
+	return b
 }
 
 // unquoteString returns the content of a JSON string the decoder has
@@ -255,88 +258,48 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 }
 
 // scanParams reads the routing members of a request's params without
-// decoding the rest.
+// decoding the rest, for params that were not decoded here (a batch's,
+// and the client's).
 func scanParams(method string, params []byte) routeParams {
-	var rp routeParams
+	var f foundParams
 	if len(params) == 0 || params[0] != '{' {
-		return rp
+		return f.of(method)
 	}
-	nameKey := mcp.NameParam(method)
 	sc := scanners.Get().(*scanner)
 	defer scanners.Put(sc)
-	sc.r.Reset(params)
+	// Read in place (a bytes.Buffer), so values read are parts of params.
 	// The params were checked when they were decoded, or built by this
 	// process: duplicate names need no second check.
-	sc.dec.Reset(&sc.r, jsontext.AllowDuplicateNames(true))
-	dec := sc.dec
+	sc.in = *bytes.NewBuffer(params)
+	sc.dec.Reset(&sc.in, jsontext.AllowDuplicateNames(true))
+	defer sc.forget()
+	dec := &sc.dec
 	if _, err := dec.ReadToken(); err != nil {
-		return rp
+		return f.of(method)
 	}
 	for dec.PeekKind() == '"' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return rp
-		}
-		switch key := tok.String(); {
-		case key == "_meta" && dec.PeekKind() == '{':
-			rp.version, rp.hasVersion = scanMetaVersion(dec)
-		case key == "arguments" && method == mcp.MethodToolsCall:
-			v, err := dec.ReadValue()
-			if err != nil {
-				return rp
-			}
-			// v is only valid until the next read: keep the same bytes of params.
-			end := dec.InputOffset()
-			rp.arguments = params[end-int64(len(v)) : end]
-		case key != "" && key == nameKey && dec.PeekKind() == '"':
-			v, err := dec.ReadToken()
-			if err != nil {
-				return rp
-			}
-			rp.name, rp.hasName = v.String(), true
-		default:
-			if err := dec.SkipValue(); err != nil {
-				return rp
-			}
+		name, err := dec.ReadValue()
+		if err != nil || f.member(dec, unquotedMember(name)) != nil {
+			break
 		}
 	}
-	return rp
+	return f.of(method)
 }
 
 // scanner is a reusable decoder for scanParams.
 type scanner struct {
-	r   bytes.Reader
-	dec *jsontext.Decoder
+	in  bytes.Buffer
+	dec jsontext.Decoder
+}
+
+// forget drops the scanner's hold on the params it read.
+func (sc *scanner) forget() {
+	sc.in = bytes.Buffer{}
+	sc.dec.Reset(&sc.in)
 }
 
 // scanners pools scanners: a decoder is costly to set up for every request.
-var scanners = sync.Pool{New: func() any { return &scanner{dec: jsontext.NewDecoder(bytes.NewReader(nil))} }}
-
-// scanMetaVersion reads a _meta object and returns its protocol version.
-func scanMetaVersion(dec *jsontext.Decoder) (version string, ok bool) {
-	if _, err := dec.ReadToken(); err != nil {
-		return "", false
-	}
-	for dec.PeekKind() == '"' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return version, ok
-		}
-		if tok.String() == mcp.MetaProtocolVersion && dec.PeekKind() == '"' {
-			v, err := dec.ReadToken()
-			if err != nil {
-				return version, ok
-			}
-			version, ok = v.String(), true
-			continue
-		}
-		if err := dec.SkipValue(); err != nil {
-			return version, ok
-		}
-	}
-	dec.ReadToken() // '}'
-	return version, ok
-}
+var scanners = sync.Pool{New: func() any { return new(scanner) }}
 
 // isModern decides the era of a POST: a request whose params carry a modern
 // protocol version in _meta is modern (an Mcp-Session-Id on it is ignored);
