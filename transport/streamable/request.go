@@ -182,7 +182,7 @@ func (f *foundParams) member(dec *jsontext.Decoder, name []byte) error {
 		return err
 	case "name", "uri", "taskId":
 		if dec.PeekKind() == '"' {
-			v, err := dec.ReadValue()
+			v, err := dec.ReadToken()
 			if err != nil {
 				return err
 			}
@@ -190,7 +190,7 @@ func (f *foundParams) member(dec *jsontext.Decoder, name []byte) error {
 			for nameMembers[i] != string(name) {
 				i++
 			}
-			f.names[i], f.hasNames[i] = unquoteString(v), true
+			f.names[i], f.hasNames[i] = v.String(), true
 			return nil
 		}
 	}
@@ -203,44 +203,25 @@ func (f *foundParams) metaMembers(dec *jsontext.Decoder) error {
 		return err
 	}
 	for dec.PeekKind() != '}' {
-		name, err := dec.ReadValue()
+		name, err := dec.ReadToken()
 		if err != nil {
 			return err
 		}
-		if dec.PeekKind() != '"' || string(unquotedMember(name)) != mcp.MetaProtocolVersion {
+		// name is valid until the next read or peek: compare it first.
+		if name.String() != mcp.MetaProtocolVersion || dec.PeekKind() != '"' {
 			if err := dec.SkipValue(); err != nil {
 				return err
 			}
 			continue
 		}
-		v, err := dec.ReadValue()
+		v, err := dec.ReadToken()
 		if err != nil {
 			return err
 		}
-		f.version, f.hasVersion = unquoteString(v), true
+		f.version, f.hasVersion = v.String(), true
 	}
 	_, err := dec.ReadToken() // '}'
 	return err
-}
-
-// unquotedMember returns the content of a member name the decoder has
-// validated, without copying it unless it has escapes.
-func unquotedMember(name jsontext.Value) []byte {
-	if bytes.IndexByte(name, '\\') < 0 {
-		return name[1 : len(name)-1]
-	}
-	b, _ := jsontext.AppendUnquote(nil, name) // cannot fail: the decoder validated name
-	return b
-}
-
-// unquoteString returns the content of a JSON string the decoder has
-// validated.
-func unquoteString(v jsontext.Value) string {
-	if bytes.IndexByte(v, '\\') < 0 {
-		return string(v[1 : len(v)-1])
-	}
-	s, _ := jsontext.AppendUnquote(nil, v) // cannot fail: the decoder validated v
-	return string(s)
 }
 
 // readBody reads a request body of at most limit bytes, in one allocation
@@ -278,8 +259,8 @@ func scanParams(method string, params []byte) routeParams {
 		return f.of(method)
 	}
 	for dec.PeekKind() == '"' {
-		name, err := dec.ReadValue()
-		if err != nil || f.member(dec, unquotedMember(name)) != nil {
+		name, err := dec.ReadToken()
+		if err != nil || f.member(dec, []byte(name.String())) != nil {
 			break
 		}
 	}
