@@ -11,9 +11,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/server"
@@ -107,15 +105,6 @@ func benchPlainCalls(b *testing.B, h http.Handler, inFlight int) {
 	wg.Wait()
 	b.StopTimer()
 	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
-}
-
-// processCPU returns the user and system CPU time the process has used.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // bareInitialize starts a legacy session and returns its ID.
