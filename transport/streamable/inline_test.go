@@ -69,8 +69,8 @@ func TestACallServedOnItsPostIsCancelledByTheClient(t *testing.T) {
 	if _, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "wait", Arguments: []byte(`{}`)}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("the cancelled call returned %v", err)
 	}
-	if err := <-ended; err == nil {
-		t.Error("the handler's context ended without a cause")
+	if err := <-ended; !errors.Is(err, context.Canceled) {
+		t.Errorf("the handler's context ended with %v, want context.Canceled (notifications/cancelled)", err)
 	}
 	// The session goes on serving.
 	greet(t, session, "after the cancel")
