@@ -1,13 +1,18 @@
 package streamable_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
+	"net/http"
 	"testing"
 
 	"github.com/weftmcp/weft/client"
+	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/server"
+	"github.com/weftmcp/weft/transport"
 	"github.com/weftmcp/weft/transport/streamable"
 )
 
@@ -98,5 +103,73 @@ func TestACallServedOnItsPostCannotCloseItsStream(t *testing.T) {
 	}
 	if text, ok := res.Content[0].(*mcp.TextContent); !ok || text.Text != "answered on the open stream" {
 		t.Errorf("undeclared answered %+v", res.Content)
+	}
+}
+
+// oneAtATime serves each legacy session with one handler slot.
+type oneAtATime struct{ *server.Server }
+
+func (s oneAtATime) ConnectSession(ctx context.Context, stream jsonrpc.Stream, info transport.SessionInfo) error {
+	_, err := s.Connect(ctx, stream, &server.ConnectOptions{SessionID: info.ID, Principal: info.Principal, MaxInFlight: 1})
+	return err
+}
+
+func TestACallArrivingWhileTheSlotsAreFullRunsOnceOneFrees(t *testing.T) {
+	s := newServer()
+	entered, release := make(chan string, 2), make(chan struct{})
+	server.AddTool(s, &mcp.Tool{Name: "hold", Description: "waits to be released"},
+		func(ctx context.Context, _ *server.Request, in greetIn) (string, error) {
+			select {
+			case <-release:
+				entered <- in.Name + " after the release"
+			default:
+				entered <- in.Name
+			}
+			<-release
+			return in.Name, nil
+		})
+	h := streamable.NewHandler(oneAtATime{s}, nil)
+	secondArrived := make(chan struct{})
+	url := serveHTTP(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(`"second"`)) {
+			close(secondArrived)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	session := connect(t, streamable.NewClient(url, nil), mcp.Version20251125)
+	answers := make(chan string, 2)
+	call := func(name string) {
+		res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "hold", Arguments: []byte(`{"name":"` + name + `"}`)})
+		if err != nil {
+			t.Error(err)
+			answers <- ""
+			return
+		}
+		answers <- res.Content[0].(*mcp.TextContent).Text
+	}
+	go call("first")
+	if got := <-entered; got != "first" {
+		t.Fatalf("%q entered first", got)
+	}
+	go call("second")
+	<-secondArrived
+	// The only slot is taken: the second call is queued, not run on its
+	// POST's goroutine, and not answered.
+	select {
+	case got := <-entered:
+		t.Fatalf("%q ran while the only handler slot was taken", got)
+	case got := <-answers:
+		t.Fatalf("a call was answered (%q) while both were held", got)
+	default:
+	}
+	close(release)
+	got := map[string]bool{<-answers: true, <-answers: true}
+	if !got["first"] || !got["second"] {
+		t.Errorf("answers %v, want first and second", got)
+	}
+	if second := <-entered; second != "second after the release" {
+		t.Errorf("%q entered second; want the second call, once the first had left its slot", second)
 	}
 }
