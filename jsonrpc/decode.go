@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -53,8 +54,25 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // data are sub-slices of it): the caller must not modify data afterwards.
 // Failures are *DecodeError. To decode many messages, use a Decoder.
 func DecodeMessage(data []byte) (Message, error) {
-	var d Decoder
-	return d.Decode(data)
+	d := decoders.Get().(*Decoder)
+	msg, err := d.Decode(data)
+	d.Reset()
+	decoders.Put(d)
+	return msg, err
+}
+
+// decoders pools the Decoders of DecodeMessage, which transports that get
+// each message on its own (an HTTP body) call once per message: a Decoder
+// kept from one message to the next decodes a tools/call request with 2
+// allocations instead of 25, in under a third of the time
+// (BenchmarkDecodeRequest before and after the pool: 1875 and 550 ns/op).
+var decoders = sync.Pool{New: func() any { return new(Decoder) }}
+
+// Reset drops the Decoder's hold on the last message it decoded, keeping its
+// working memory, so that a Decoder kept in a pool does not pin a message.
+func (d *Decoder) Reset() {
+	d.in = bytes.Buffer{}
+	d.dec.Reset(&d.in)
 }
 
 // Decoder decodes messages exactly as DecodeMessage does, but keeps its
@@ -63,6 +81,20 @@ func DecodeMessage(data []byte) (Message, error) {
 // many messages allocates little. The zero value is ready to use. A Decoder
 // must not be used by two goroutines at once.
 type Decoder struct {
+	// ParamsMember, when set, is called for each member of the params
+	// object of every request the Decoder decodes, as it reads it, with dec
+	// positioned at the member's value and its name unquoted (valid only
+	// during the call), which it must consume (ReadValue, ReadToken,
+	// SkipValue). A value it reads with ReadValue lies within the decoded
+	// data, which the Decoder reads in place: it may keep it as long as it
+	// keeps that data. It lets a transport pick what
+	// it routes by out of params in the one pass that decodes the message,
+	// with the same checks (duplicate names, UTF-8) as the rest of the
+	// message. An error it returns is a syntax error of the message. It may
+	// be called for params that then turn out to belong to an invalid
+	// message, or to a batch element.
+	ParamsMember func(dec *jsontext.Decoder, name []byte) error
+
 	in  bytes.Buffer // wraps the current input, so jsontext reads it in place
 	dec jsontext.Decoder
 }
@@ -76,7 +108,7 @@ func (d *Decoder) Decode(data []byte) (Message, error) {
 	var derr *DecodeError
 	switch dec.PeekKind() {
 	case '{':
-		var f fields
+		f := fields{paramsMember: d.ParamsMember, data: data}
 		if err := f.read(dec); err != nil {
 			return nil, syntaxError(err, &f)
 		}
@@ -125,6 +157,9 @@ type fields struct {
 	err    *Error
 
 	problem string // the first thing found wrong with a member, if any
+
+	paramsMember func(*jsontext.Decoder, []byte) error // Decoder.ParamsMember
+	data         []byte                                // the object being read, for scanParams
 }
 
 // read consumes one object from dec. It returns only syntax errors (and
@@ -209,6 +244,9 @@ func (f *fields) readMethod(dec *jsontext.Decoder) error {
 
 func (f *fields) readParams(dec *jsontext.Decoder) error {
 	f.hasParams = true
+	if f.paramsMember != nil && dec.PeekKind() == '{' {
+		return f.scanParams(dec)
+	}
 	v, err := dec.ReadValue()
 	if err != nil {
 		return err
@@ -218,6 +256,30 @@ func (f *fields) readParams(dec *jsontext.Decoder) error {
 		return nil
 	}
 	f.params = v
+	return nil
+}
+
+// scanParams reads a params object member by member, handing each to
+// f.paramsMember, and keeps the object's text as the params. The decoder
+// reads its input in place, so that text is a sub-slice of the message.
+func (f *fields) scanParams(dec *jsontext.Decoder) error {
+	if _, err := dec.ReadToken(); err != nil { // '{'
+		return err
+	}
+	start := dec.InputOffset() - 1 // the '{' itself, after any whitespace before it
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		if err := f.paramsMember(dec, unquotedName(name)); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil { // '}'
+		return err
+	}
+	f.params = f.data[start:dec.InputOffset()]
 	return nil
 }
 
@@ -375,7 +437,7 @@ func (d *Decoder) decodeElement(i int, elem []byte) Message {
 	}
 	d.in = *bytes.NewBuffer(elem)
 	d.dec.Reset(&d.in)
-	var f fields
+	f := fields{paramsMember: d.ParamsMember, data: elem}
 	var derr *DecodeError
 	if err := f.read(&d.dec); err != nil {
 		derr = syntaxError(err, &f)
@@ -434,6 +496,16 @@ func canonicalName(name jsontext.Value) []byte {
 	}
 	q, _ := jsontext.AppendQuote(nil, unquote(name)) // valid UTF-8: the decoder checked it
 	return q
+}
+
+// unquotedName returns the content of a member name the decoder has
+// validated, without copying it unless it has escapes.
+func unquotedName(name jsontext.Value) []byte {
+	if bytes.IndexByte(name, '\\') < 0 {
+		return name[1 : len(name)-1]
+	}
+	s, _ := jsontext.AppendUnquote(nil, name) // cannot fail: the decoder validated name
+	return s
 }
 
 // unquote returns the content of a JSON string the decoder has validated.

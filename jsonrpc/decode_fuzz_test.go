@@ -40,6 +40,7 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		msg, err := jsonrpc.DecodeMessage(data)
+		sameAsScanningParams(t, data, msg, err)
 		if err != nil {
 			var de *jsonrpc.DecodeError
 			if !errors.As(err, &de) {
@@ -134,4 +135,56 @@ func sameJSON(a, b []byte) bool {
 	ca, errA := jsontext.AppendFormat(nil, a)
 	cb, errB := jsontext.AppendFormat(nil, b)
 	return errA == nil && errB == nil && bytes.Equal(ca, cb)
+}
+
+// sameAsScanningParams checks that a Decoder handing each member of params
+// to Decoder.ParamsMember decodes data exactly as DecodeMessage did (msg,
+// err): the same message, params text included, or the same error (for
+// -32700, the same code: jsontext words a syntax error found token by token
+// differently).
+func sameAsScanningParams(t *testing.T, data []byte, msg jsonrpc.Message, err error) {
+	t.Helper()
+	d := jsonrpc.Decoder{ParamsMember: func(dec *jsontext.Decoder, _ []byte) error { return dec.SkipValue() }}
+	msg2, err2 := d.Decode(data)
+	var de, de2 *jsonrpc.DecodeError
+	errors.As(err, &de)
+	errors.As(err2, &de2)
+	if (err == nil) != (err2 == nil) || err != nil && !sameDecodeError(de, de2) {
+		t.Fatalf("decoding %q scanning params failed with %v; DecodeMessage with %v", data, err2, err)
+	}
+	if err == nil && !identical(msg, msg2) {
+		t.Fatalf("decoding %q scanning params gave\n  %s\nDecodeMessage gave\n  %s", data, describe(msg2), describe(msg))
+	}
+}
+
+// identical reports whether two decoded messages are the same, raw params
+// byte for byte and invalid batch elements included.
+func identical(a, b jsonrpc.Message) bool {
+	switch a := a.(type) {
+	case *jsonrpc.Request:
+		b, ok := b.(*jsonrpc.Request)
+		return ok && a.ID == b.ID && a.Method == b.Method && bytes.Equal(a.Params, b.Params) && (a.Params == nil) == (b.Params == nil)
+	case *jsonrpc.DecodeError:
+		b, ok := b.(*jsonrpc.DecodeError)
+		return ok && sameDecodeError(a, b)
+	case jsonrpc.Batch:
+		b, ok := b.(jsonrpc.Batch)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !identical(a[i], b[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return equalMessages(a, b)
+}
+
+// sameDecodeError reports whether a and b are the same error: the same id,
+// code and kind, and for -32600 the same message.
+func sameDecodeError(a, b *jsonrpc.DecodeError) bool {
+	return a != nil && b != nil && a.ID == b.ID && a.IsResponse == b.IsResponse && a.Err.Code == b.Err.Code &&
+		(a.Err.Code == jsonrpc.CodeParseError || a.Err.Message == b.Err.Message)
 }

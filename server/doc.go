@@ -60,7 +60,9 @@
 // demand more with auth.RequireScopes; the *auth.InsufficientScopeError it
 // returns is answered with 403 and the step-up challenge while nothing of
 // the response has been sent. Request.CloseSSEStream ends a legacy request's
-// SSE response for the client to resume (SEP-1699 polling).
+// SSE response for the client to resume (SEP-1699 polling); a tool that
+// does so is added with ClosesSSEStream, since the calls of other tools run
+// on the goroutine of the POST that carried them.
 //
 // Tasks belong to the request's principal: the authenticated identity, or
 // else, in a legacy session, the session. An unauthenticated modern request

@@ -106,7 +106,10 @@ func (r *Request) Session() *Session { return r.session }
 // whether there was such a response to end, which only a request of a
 // legacy Streamable HTTP session (2025-11-25) has, while its response is
 // an SSE stream the client is connected to (the transport switches an
-// undecided response to SSE for this).
+// undecided response to SSE for this), of a method other than tools/call
+// and ping, or of a tool added with ClosesSSEStream: the other calls of a
+// legacy session run on the goroutine of the POST that carried them, whose
+// response cannot end while they run.
 func (r *Request) CloseSSEStream() bool {
 	return r.exchange != nil && r.exchange.CloseStream()
 }
@@ -117,8 +120,11 @@ func (r *Request) CloseSSEStream() bool {
 // before. A JSON-RPC error object is the handler's answer, and
 // ErrInputRequired a question for the client: neither is offered.
 func (r *Request) refuse(err error) bool {
+	if err == nil || r.exchange == nil {
+		return false // before je, which escapes: an allocation per request otherwise
+	}
 	var je *jsonrpc.Error
-	if err == nil || r.exchange == nil || errors.As(err, &je) || errors.Is(err, ErrInputRequired) {
+	if errors.As(err, &je) || errors.Is(err, ErrInputRequired) {
 		return false
 	}
 	r.mu.Lock()

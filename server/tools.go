@@ -38,6 +38,7 @@ type serverTool struct {
 	objectOutput bool // the output schema describes a JSON object
 	required     *mcp.ClientCapabilities
 	task         *TaskConfig // how calls run as tasks; set at registration
+	closesStream bool        // its handler may call Request.CloseSSEStream (ClosesSSEStream)
 	handler      RawToolHandler
 }
 

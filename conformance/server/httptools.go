@@ -23,7 +23,7 @@ func addReconnectionTool(s *server.Server) {
 				return nil, err
 			}
 			return text("Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure."), nil
-		})
+		}, server.ClosesSSEStream())
 }
 
 // customHeaderSchema is the input schema of test_custom_header: its region

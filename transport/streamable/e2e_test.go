@@ -162,7 +162,7 @@ func TestEndToEndAToolClosesItsOwnSSEStream(t *testing.T) {
 				return "", err
 			}
 			return "answered after the close", nil
-		})
+		}, server.ClosesSSEStream())
 	url := serveHTTP(t, newHandler(t, s))
 	session := connect(t, streamable.NewClient(url, &streamable.ClientOptions{}), mcp.Version20251125)
 	var progress []string

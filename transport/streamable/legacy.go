@@ -18,7 +18,7 @@ import (
 // serveLegacyPost serves a POST in the legacy era: an initialize that
 // starts a session, or messages for an existing session.
 func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *post) {
-	sid := r.Header.Get(headerSessionID)
+	sid := requestHeader(r, headerSessionID)
 	if sid == "" {
 		if req := p.single(); req != nil && req.Method == mcp.MethodInitialize && !req.IsNotification() {
 			h.initialize(w, r, p)
@@ -71,6 +71,11 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 	st.reqCtx = r.Context()
 	// The answers to a batch's invalid elements go out with its responses.
 	st.held = p.rejected
+	inline := p.single()
+	if inline != nil && !h.servesInline(inline.Method, p.route.name) {
+		inline = nil
+	}
+	st.inline = inline != nil
 	if dup, err := s.register(st, p.msgs); err != nil {
 		if errors.Is(err, errDuplicateID) {
 			writeError(w, http.StatusBadRequest, dup, jsonrpc.NewError(jsonrpc.CodeInvalidRequest,
@@ -80,7 +85,11 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 		writeError(w, http.StatusNotFound, firstID(p), jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
 		return
 	}
-	s.push(p.msgs)
+	if inline != nil {
+		s.serve(inline)
+	} else {
+		s.push(p.msgs)
+	}
 	st.wait(r.Context(), w)
 }
 
@@ -237,7 +246,7 @@ func (h *Handler) serveDelete(w http.ResponseWriter, r *http.Request) {
 // header, governs how its requests are served. A modern version is
 // refused: that era has no sessions. On failure it has answered 400.
 func checkLegacyVersion(w http.ResponseWriter, r *http.Request, s *session, id jsonrpc.ID) bool {
-	hv := r.Header.Get(headerProtocolVersion)
+	hv := requestHeader(r, headerProtocolVersion)
 	if hv == "" || mcp.IsSupported(hv) && mcp.IsLegacy(hv) {
 		return true
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/sessions"
-	"github.com/weftmcp/weft/transport/sse"
 )
 
 // ErrSessionEnded is the error session streams' Read returns once the
@@ -175,7 +174,7 @@ func (s *session) push(msgs []jsonrpc.Message) {
 // goroutine, which then finds the response written. Only a handler that
 // never ends the HTTP response before it returns may be served so (the
 // server cannot release the client's connection while its goroutine runs
-// the handler): initialize.
+// the handler): initialize, and the requests a StreamClosers says cannot.
 func (s *session) serve(req *jsonrpc.Request) {
 	s.mu.Lock()
 	r := s.recv
@@ -381,7 +380,6 @@ func (s *session) openGet() *respStream {
 	}
 	if s.get == nil {
 		s.get = &respStream{h: s.h, sess: s, get: true, done: make(chan struct{})}
-		s.get.beat = sse.NewHeartbeat(s.h.opts.KeepAlive, s.get.ping)
 	}
 	return s.get
 }
