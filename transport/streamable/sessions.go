@@ -121,9 +121,11 @@ func (t *sessionTable) len() int {
 // does nothing.
 func (t *sessionTable) end(s *session, cause error) {
 	streams, ok := s.shut(cause)
-	if !ok {
-		return
-	}
+	// Every end removes the session from the table, not only the first:
+	// one that finds the session shut by a concurrent end (the server's
+	// connection closing as Shutdown ends every session) must not return
+	// while the table still holds it. The check under the lock keeps the
+	// removal, and the client's count, to one.
 	t.mu.Lock()
 	if t.m[s.id] == s {
 		delete(t.m, s.id)
@@ -132,6 +134,9 @@ func (t *sessionTable) end(s *session, cause error) {
 		}
 	}
 	t.mu.Unlock()
+	if !ok {
+		return
+	}
 	for _, st := range streams {
 		st.end()
 	}
