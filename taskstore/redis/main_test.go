@@ -66,7 +66,9 @@ func findRedis() (stop func(), err error) {
 		return stop, fmt.Errorf("no Redis answers at %s and redis-server is not installed "+
 			"(install it, start a Redis, or set %s)", url, redisEnv)
 	}
-	return startRedis(server)
+	opts, stop, err = startRedis(server)
+	redisOptions = opts
+	return stop, err
 }
 
 // ping checks that a Redis answers.
@@ -79,27 +81,28 @@ func ping(opts *goredis.Options) error {
 }
 
 // startRedis starts a throwaway redis-server on a free loopback port that
-// keeps nothing on disk, and waits until it says it is ready.
-func startRedis(server string) (func(), error) {
+// keeps nothing on disk, waits until it says it is ready, and returns the
+// options to reach it and the function that ends it.
+func startRedis(server string) (*goredis.Options, func(), error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return func() {}, err
+		return nil, func() {}, err
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
 	dir, err := os.MkdirTemp("", "weft-redis-")
 	if err != nil {
-		return func() {}, err
+		return nil, func() {}, err
 	}
 	cmd := exec.Command(server, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
 		"--dir", dir, "--logfile", "")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return func() {}, err
+		return nil, func() {}, err
 	}
 	if err := cmd.Start(); err != nil {
 		os.RemoveAll(dir)
-		return func() {}, fmt.Errorf("starting %s: %w", server, err)
+		return nil, func() {}, fmt.Errorf("starting %s: %w", server, err)
 	}
 	stop := func() {
 		cmd.Process.Kill()
@@ -123,14 +126,13 @@ func startRedis(server string) (func(), error) {
 	case ok := <-ready:
 		if !ok {
 			stop()
-			return func() {}, fmt.Errorf("%s exited before it was ready", server)
+			return nil, func() {}, fmt.Errorf("%s exited before it was ready", server)
 		}
 	case <-time.After(time.Minute):
 		stop()
-		return func() {}, fmt.Errorf("%s did not say it was ready to accept connections within a minute", server)
+		return nil, func() {}, fmt.Errorf("%s did not say it was ready to accept connections within a minute", server)
 	}
-	redisOptions = &goredis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port)}
-	return stop, nil
+	return &goredis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port)}, stop, nil
 }
 
 // needRedis skips the test when there is no Redis (outside CI).

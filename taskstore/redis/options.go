@@ -53,5 +53,6 @@ func WithPrefix(p string) Option { return func(c *config) { c.prefix = p } }
 func WithExpiryGrace(d time.Duration) Option { return func(c *config) { c.grace = d } }
 
 // WithLogger sets where a Bus reports that it lost and regained its
-// connection (default slog.Default()).
+// connection, and New that it could not load its scripts (default
+// slog.Default()).
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }

@@ -32,7 +32,9 @@ type Store struct {
 
 var _ tasks.Store = (*Store)(nil)
 
-// New returns a Store on the client's Redis.
+// New returns a Store on the client's Redis, into which it loads the
+// Store's scripts (one round trip, bounded to 5 seconds; a failure is
+// logged, since the scripts still run without it).
 func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
 	if client == nil {
 		return nil, errors.New("redis: New needs a client (redis.NewClient, NewClusterClient or NewUniversalClient)")
@@ -44,6 +46,7 @@ func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
+	preloadScripts(client, cfg.logger)
 	return &Store{client: client, keys: newKeys(cfg.prefix), grace: strconv.FormatInt(cfg.grace.Milliseconds(), 10)}, nil
 }
 

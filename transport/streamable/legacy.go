@@ -1,6 +1,7 @@
 package streamable
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"github.com/weftmcp/weft/auth"
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/sessions"
 	"github.com/weftmcp/weft/transport"
 	"github.com/weftmcp/weft/transport/sse"
 )
@@ -129,6 +131,56 @@ func (h *Handler) initialize(w http.ResponseWriter, r *http.Request, p *post) {
 	}
 	s.serve(req)
 	st.wait(r.Context(), w)
+}
+
+// refuseInitialize answers on st an initialize the server refused (resp is
+// an error) and ends the session it was to start. The spec assigns a session
+// ID only on the response carrying an InitializeResult, so the answer goes
+// without Mcp-Session-Id, and no session is left behind to count against
+// the client's MaxSessionsPerClient until it idles out: not in the table,
+// nor live in the shared store, where the server stored it if it was
+// refused after being served (by middleware). While the answer's headers
+// are unsent the session ends before the answer goes, so that it is gone
+// when the client reads the refusal, even when the server answers on
+// another goroutine than the POST's. An answer on an SSE stream (something
+// came first) had the session ID in the stream's headers; the session ends
+// after it, so that the stream stores no event for a session already gone.
+func (s *session) refuseInitialize(ctx context.Context, st *respStream, resp *jsonrpc.Response) error {
+	if s.stored.Load() != nil {
+		s.deleted.Store(true)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+		err := s.h.opts.Sessions.End(ctx, s.id)
+		cancel()
+		if err != nil && !errors.Is(err, sessions.ErrNotFound) {
+			s.h.opts.Logger.Warn("streamable: could not end a refused initialize's session in the session store; it lives there until it idles out",
+				"session", s.id, "error", err)
+		}
+	}
+	if st == nil || !st.withholdSessionID() {
+		var err error
+		if st != nil {
+			err = st.deliver(resp, true)
+		}
+		s.h.sessions.end(s, ErrSessionEnded)
+		return err
+	}
+	s.streamDone(st) // so that ending the session does not end st unanswered
+	s.h.sessions.end(s, ErrSessionEnded)
+	return st.deliver(resp, true)
+}
+
+// withholdSessionID takes the session ID off the headers of an initialize's
+// answer and reports whether they were still unsent.
+func (st *respStream) withholdSessionID() bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.mode != modeUndecided {
+		return false
+	}
+	if st.w != nil {
+		st.w.Header().Del(headerSessionID)
+	}
+	return true
 }
 
 // writeRejected answers a batch that holds no request with the errors that

@@ -36,14 +36,9 @@ func TestInitializeMintsVisibleASCIISessionID(t *testing.T) {
 }
 
 func TestInitializeErrorEndsSession(t *testing.T) {
-	_, url := serve(t, newFixture(t), nil)
+	h, url := serve(t, newFixture(t), nil)
 	resp := do(t, "POST", url, legacyHeaders(""), `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"refuse"}}`)
-	r := wantResponse(t, resp)
-	if r.Error == nil {
-		t.Fatal("initialize succeeded, want the fixture's error")
-	}
-	sid := resp.Header.Get("Mcp-Session-Id")
-	wantError(t, do(t, "POST", url, legacyHeaders(sid), callBody("2", "echo", "x")), http.StatusNotFound, CodeSessionNotFound)
+	wantRefusal(t, h, resp, jsonrpc.CodeInvalidParams)
 }
 
 func TestRequestWithoutSessionIDIs400(t *testing.T) {

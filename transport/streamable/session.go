@@ -206,12 +206,12 @@ func (s *session) Write(ctx context.Context, msg jsonrpc.Message) error {
 	switch m := msg.(type) {
 	case *jsonrpc.Response:
 		established := s.noteInitialized(m)
-		if st := s.takePending(m.ID); st != nil {
-			err := st.deliver(m, true)
-			if !established {
-				s.h.sessions.end(s, ErrSessionEnded)
-			}
-			return err
+		st := s.takePending(m.ID)
+		if !established {
+			return s.refuseInitialize(ctx, st, m)
+		}
+		if st != nil {
+			return st.deliver(m, true)
 		}
 		s.h.opts.Logger.Debug("streamable: dropping a response nobody awaits", "session", s.id, "id", m.ID)
 		return nil
@@ -250,7 +250,7 @@ func (s *session) Write(ctx context.Context, msg jsonrpc.Message) error {
 
 // noteInitialized records the protocol version an initialize response
 // negotiated. It returns false for the answer to initialize that did not
-// establish the session (an error): the session ends once it is out.
+// establish the session (an error): see refuseInitialize.
 func (s *session) noteInitialized(resp *jsonrpc.Response) (established bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
