@@ -51,6 +51,13 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 	if !authorize(w, r, p) {
 		return
 	}
+	msgs := p.msgs
+	if h.router != nil {
+		if msgs, err = h.router.inbound(r.Context(), s, msgs); err != nil {
+			writeError(w, http.StatusServiceUnavailable, firstID(p), jsonrpc.NewError(codeTransport, "cannot pass a message on to another instance: %v", err))
+			return
+		}
+	}
 	for _, m := range p.msgs {
 		if req, ok := m.(*jsonrpc.Request); ok && req.IsNotification() && req.Method == "notifications/cancelled" {
 			if id, ok := cancelledID(req.Params); ok {
@@ -59,7 +66,7 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 		}
 	}
 	if p.requests == 0 {
-		s.push(p.msgs)
+		s.push(msgs)
 		if len(p.rejected) > 0 {
 			writeRejected(w, p.rejected)
 			return
@@ -80,7 +87,7 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 		writeError(w, http.StatusNotFound, firstID(p), jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
 		return
 	}
-	s.push(p.msgs)
+	s.push(msgs)
 	st.wait(r.Context(), w)
 }
 
@@ -109,6 +116,9 @@ func (h *Handler) initialize(w http.ResponseWriter, r *http.Request, p *post) {
 		h.sessions.end(s, ErrSessionEnded)
 		writeError(w, http.StatusInternalServerError, req.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "cannot start a session: %v", err))
 		return
+	}
+	if h.router != nil {
+		h.router.listen(s, 0)
 	}
 	defer s.attach()()
 	w.Header().Set(headerSessionID, s.id)
@@ -174,6 +184,12 @@ func (h *Handler) serveGet(w http.ResponseWriter, r *http.Request) {
 	defer s.attach()()
 	if !checkLegacyVersion(w, r, s, jsonrpc.ID{}) {
 		return
+	}
+	if h.router != nil {
+		if after, ok := routedResumption(r); ok {
+			h.serveRoutedGet(w, r, s, after)
+			return
+		}
 	}
 	st, replay, after := s.openGet(), false, uint64(0)
 	if st == nil {
