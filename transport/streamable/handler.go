@@ -38,7 +38,7 @@ type Handler struct {
 	opts     HandlerOptions
 	ws       *websocket.Handler // serves the upgrades to WebSocket
 	sessions sessionTable
-	router   *router // routes shared sessions' messages; nil without HandlerOptions.Messages
+	router   *router  // routes shared sessions' messages; nil without HandlerOptions.Messages
 	schemas  sync.Map // tool name → *toolHeaders
 
 	// ctx is the context of sessions and requests; it is cancelled when
