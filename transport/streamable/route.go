@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -171,7 +172,10 @@ func (r *router) outboundRequest(req *jsonrpc.Request) *jsonrpc.Request {
 // other Handlers' go to the ToServer box, and so does a cancel of a request
 // that does not run here. It returns what this Handler's server takes.
 func (r *router) inbound(ctx context.Context, s *session, msgs []jsonrpc.Message) ([]jsonrpc.Message, error) {
-	out := msgs[:0:0]
+	if !slices.ContainsFunc(msgs, routable) {
+		return msgs, nil // the common case, a request: no copy
+	}
+	out := make([]jsonrpc.Message, 0, len(msgs))
 	for _, m := range msgs {
 		switch m := m.(type) {
 		case *jsonrpc.Response:
@@ -195,6 +199,18 @@ func (r *router) inbound(ctx context.Context, s *session, msgs []jsonrpc.Message
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// routable reports whether a POSTed message may be for another Handler:
+// a response, or a notifications/cancelled.
+func routable(m jsonrpc.Message) bool {
+	switch m := m.(type) {
+	case *jsonrpc.Response:
+		return true
+	case *jsonrpc.Request:
+		return m.IsNotification() && m.Method == methodCancelled
+	}
+	return false
 }
 
 // listen starts taking the session's ToServer messages numbered above

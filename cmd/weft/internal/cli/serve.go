@@ -39,9 +39,12 @@ type listenFlags struct {
 	// endpoint holds the HTTP endpoint's origins, limits and timeouts.
 	endpoint httpFlags
 	// sessionSecret signs request state (see shareSessions); sessions
-	// keeps the legacy sessions, nil for this process only.
+	// keeps the legacy sessions, nil for this process only; messages and
+	// bus route their messages between the servers sharing them.
 	sessionSecret string
 	sessions      sessions.Store
+	messages      sessions.MessageLog
+	bus           tasks.Bus
 }
 
 // add declares the flags on cmd; withStdio adds --stdio.
@@ -143,7 +146,7 @@ func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags
 	if err != nil {
 		return err
 	}
-	opts.Handler.Sessions = f.sessions
+	opts.Handler.Sessions, opts.Handler.Messages, opts.Handler.Bus = f.sessions, f.messages, f.bus
 	ln, err := httpserve.Listen(f.http)
 	if err != nil {
 		return err
