@@ -221,3 +221,35 @@ func nextMessageOrEnd(t *testing.T, ch <-chan stdjson.RawMessage) stdjson.RawMes
 		return nil
 	}
 }
+
+func TestRoutedSessions_ARequestStreamResumesOnlyWhereItWasServed(t *testing.T) {
+	cl := startRoutedCluster(t)
+	hdr := initializeOn(t, cl.a.url)
+	post(t, cl.a.url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr)
+	post(t, cl.b.url, `{"jsonrpc":"2.0","id":9,"method":"ping"}`, hdr) // B holds the session and numbers its own streams
+	resp := post(t, cl.a.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask","arguments":{}}}`, hdr)
+	sc := bufio.NewScanner(resp.Body)
+	var id string
+	for id == "" && sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "id:"); ok && !strings.HasPrefix(strings.TrimSpace(v), "0_") {
+			id = strings.TrimSpace(v)
+		}
+	}
+	if id == "" {
+		t.Fatal("the call's stream on A carried no event ID")
+	}
+	req, _ := http.NewRequest(http.MethodGet, cl.b.url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Last-Event-ID", id)
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	got, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Body.Close()
+	if got.StatusCode != http.StatusBadRequest {
+		t.Fatalf("resuming A's request stream (%s) on B: %s, want 400", id, got.Status)
+	}
+}

@@ -198,8 +198,8 @@ func (h *Handler) serveGet(w http.ResponseWriter, r *http.Request) {
 	}
 	if last := r.Header.Get(headerLastEventID); last != "" {
 		num, index, ok := parseEventID(last)
-		if !ok || num >= s.streamCount() {
-			refuse(w, http.StatusBadRequest, "Last-Event-ID %q names no event of this session", last)
+		if !ok || num >= s.streamCount() || num != 0 && num < s.firstStream() {
+			refuse(w, http.StatusBadRequest, "Last-Event-ID %q names no event of this session here%s", last, s.resumeHint())
 			return
 		}
 		if num != 0 {

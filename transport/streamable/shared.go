@@ -2,6 +2,7 @@ package streamable
 
 import (
 	"context"
+	"math/rand/v2"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -268,4 +269,27 @@ func (t *sessionTable) forgetMessages(ctx context.Context, id string) {
 	if err := r.log.Delete(ctx, id); err != nil {
 		t.h.opts.Logger.Warn("streamable: could not delete the routed messages of an ended session", "session", id, "error", err)
 	}
+}
+
+// streamBase returns the number of the first POST stream of a shared
+// session on this Handler: a random multiple of 2^20, so that the streams
+// of one session on several Handlers are numbered apart, and a client
+// resuming a request's stream on a Handler that did not serve it gets 400
+// rather than another request's events.
+func streamBase() int64 { return 1 + int64(rand.Uint32())<<20 }
+
+// firstStream returns the number of the session's first POST stream here.
+func (s *session) firstStream() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.firstNum
+}
+
+// resumeHint adds to the refusal of a Last-Event-ID, for a shared session,
+// where a request's stream can be resumed.
+func (s *session) resumeHint() string {
+	if s.h.opts.Sessions == nil {
+		return ""
+	}
+	return "; a request's stream resumes only on the server that served the request (the GET stream's, 0_<n>, on any)"
 }
