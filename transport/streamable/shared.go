@@ -2,10 +2,10 @@ package streamable
 
 import (
 	"context"
-	"math/rand/v2"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"slices"
 	"time"
