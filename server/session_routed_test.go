@@ -253,3 +253,25 @@ func TestRoutedSessions_ARequestStreamResumesOnlyWhereItWasServed(t *testing.T) 
 		t.Fatalf("resuming A's request stream (%s) on B: %s, want 400", id, got.Status)
 	}
 }
+
+// When the handler that asked stops waiting (its call was cancelled
+// through another instance), the server's notifications/cancelled names
+// the question by the ID the client saw, and reaches the GET stream.
+func TestRoutedSessions_TheServersCancelNamesTheQuestionAsTheClientSawIt(t *testing.T) {
+	cl := startRoutedCluster(t)
+	hdr := initializeOn(t, cl.a.url)
+	post(t, cl.a.url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr)
+	get := openGet(t, cl.c.url, hdr, "")
+	call := messages(t, post(t, cl.a.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask","arguments":{}}}`, hdr))
+	q := nextMessage(t, call)
+	if member(t, q, "method") != `"elicitation/create"` {
+		t.Fatalf("the call's stream carried %s, want elicitation/create", q)
+	}
+	if r := post(t, cl.b.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`, hdr); r.StatusCode != http.StatusAccepted {
+		t.Fatalf("notifications/cancelled on B: %s, want 202", r.Status)
+	}
+	ev := nextEvent(t, get)
+	if member(t, []byte(ev.data), "method") != `"notifications/cancelled"` || member(t, []byte(ev.data), "params", "requestId") != member(t, q, "id") {
+		t.Fatalf("the GET stream on C carried %+v, want notifications/cancelled naming %s", ev, member(t, q, "id"))
+	}
+}
