@@ -275,3 +275,36 @@ func TestRoutedSessions_TheServersCancelNamesTheQuestionAsTheClientSawIt(t *test
 		t.Fatalf("the GET stream on C carried %+v, want notifications/cancelled naming %s", ev, member(t, q, "id"))
 	}
 }
+
+// With no GET stream open on any instance, a task's question is not left
+// in the store for a stream that may never come: it goes out on the
+// tasks/result stream, and the answer POSTed elsewhere reaches it.
+func TestRoutedSessions_WithoutAGetStreamATaskAsksOnTasksResult(t *testing.T) {
+	cl := startRoutedCluster(t)
+	hdr := initializeOn(t, cl.a.url)
+	post(t, cl.a.url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr)
+	created := nextMessage(t, messages(t, post(t, cl.a.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask","arguments":{},"task":{}}}`, hdr)))
+	id := strings.Trim(member(t, created, "result", "task", "taskId"), `"`)
+	awaitStatus(t, cl.a.rt, hdr["Mcp-Session-Id"], id, tasks.StatusInputRequired)
+	if got := nextMessage(t, messages(t, post(t, cl.b.url, `{"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"`+id+`"}}`, hdr))); member(t, got, "result", "status") != `"input_required"` {
+		t.Fatalf("tasks/get on B: %s", got)
+	}
+	result := messages(t, post(t, cl.c.url, `{"jsonrpc":"2.0","id":4,"method":"tasks/result","params":{"taskId":"`+id+`"}}`, hdr))
+	q := nextMessage(t, result)
+	for member(t, q, "method") == `"notifications/tasks/status"` {
+		q = nextMessage(t, result)
+	}
+	if member(t, q, "method") != `"elicitation/create"` {
+		t.Fatalf("tasks/result on C carried %s, want the task's question", q)
+	}
+	answerElicitation(t, cl.b.url, hdr, q, "Lin")
+	for {
+		res := nextMessage(t, result)
+		if member(t, res, "id") == "4" {
+			if !strings.Contains(string(res), "Hello, Lin!") {
+				t.Fatalf("tasks/result answered %s, want Hello, Lin!", res)
+			}
+			return
+		}
+	}
+}
