@@ -43,6 +43,10 @@ const messageKind tasks.SignalKind = "session-message"
 // requests to the client are kept for its reconnection.
 const readerLease = time.Minute
 
+// readRetry is how long a Handler waits before reading a box again after
+// a failed read.
+const readRetry = time.Second
+
 // router routes a Handler's shared sessions' messages.
 type router struct {
 	h        *Handler
@@ -247,9 +251,20 @@ func (r *router) stop(s *session) {
 }
 
 // takeServerMessages reads the session's ToServer box on each signal and
-// passes this Handler's messages on to its server.
+// passes this Handler's messages on to its server. A failed read is
+// retried after readRetry, as no signal may come to prompt it.
 func (r *router) takeServerMessages(s *session, sub tasks.Subscription, after uint64) {
-	for range sub.Signals() {
+	retry := time.NewTimer(readRetry)
+	retry.Stop()
+	defer retry.Stop()
+	for {
+		select {
+		case _, ok := <-sub.Signals():
+			if !ok {
+				return
+			}
+		case <-retry.C:
+		}
 		ctx, cancel := context.WithTimeout(r.h.ctx, storeTimeout)
 		msgs, err := r.log.Read(ctx, s.id, sessions.ToServer, after)
 		if errors.Is(err, sessions.ErrTrimmed) {
@@ -258,7 +273,10 @@ func (r *router) takeServerMessages(s *session, sub tasks.Subscription, after ui
 		}
 		cancel()
 		if err != nil {
-			r.h.opts.Logger.Warn("streamable: could not read a session's messages from other instances", "session", s.id, "error", err)
+			if r.h.ctx.Err() == nil {
+				r.h.opts.Logger.Warn("streamable: could not read a session's messages from other instances; retrying", "session", s.id, "error", err)
+				retry.Reset(readRetry)
+			}
 			continue
 		}
 		for _, m := range msgs {

@@ -72,6 +72,9 @@ func (h *Handler) serveRoutedGet(w http.ResponseWriter, r *http.Request, s *sess
 	defer st.detach(w)
 	renew := time.NewTicker(readerLease / 3)
 	defer renew.Stop()
+	retry := time.NewTimer(readRetry)
+	retry.Stop()
+	defer retry.Stop()
 	for {
 		msgs, err := rt.log.Read(ctx, s.id, sessions.ToClient, cursor)
 		if errors.Is(err, sessions.ErrTrimmed) {
@@ -81,7 +84,8 @@ func (h *Handler) serveRoutedGet(w http.ResponseWriter, r *http.Request, s *sess
 			cursor, err = rt.log.Last(ctx, s.id, sessions.ToClient)
 		}
 		if err != nil && ctx.Err() == nil {
-			h.opts.Logger.Warn("streamable: could not read a session's messages for its GET stream", "session", s.id, "error", err)
+			h.opts.Logger.Warn("streamable: could not read a session's messages for its GET stream; retrying", "session", s.id, "error", err)
+			retry.Reset(readRetry)
 		}
 		for _, m := range msgs {
 			if !st.routedEvent(w, m.Seq, m.Data) {
@@ -91,6 +95,7 @@ func (h *Handler) serveRoutedGet(w http.ResponseWriter, r *http.Request, s *sess
 		}
 		select {
 		case <-sub.Signals():
+		case <-retry.C:
 		case <-renew.C:
 			if err := rt.log.SetReader(ctx, s.id, rt.instance, h.sessions.now().Add(readerLease)); err != nil && ctx.Err() == nil {
 				h.opts.Logger.Warn("streamable: could not renew the record of a GET stream", "session", s.id, "error", err)
