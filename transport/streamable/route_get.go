@@ -94,7 +94,10 @@ func (h *Handler) serveRoutedGet(w http.ResponseWriter, r *http.Request, s *sess
 			cursor = m.Seq
 		}
 		select {
-		case <-sub.Signals():
+		case _, ok := <-sub.Signals():
+			if !ok {
+				return // the bus closed: the Handler is going away
+			}
 		case <-retry.C:
 		case <-renew.C:
 			if err := rt.log.SetReader(ctx, s.id, rt.instance, h.sessions.now().Add(readerLease)); err != nil && ctx.Err() == nil {
