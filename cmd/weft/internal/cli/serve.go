@@ -74,7 +74,7 @@ func newServe(e *env) *cobra.Command {
 	var f listenFlags
 	cmd := &cobra.Command{
 		Use:   "serve (--http ADDR | --stdio) [--store STORE] [--instance NAME] [--lease DURATION]",
-		Short: "Serve the example server: echo, sleep, confirm, fail and once",
+		Short: "Serve the example server: echo, sleep, confirm, fail, once and touch",
 		Long: `Serve the example MCP server over Streamable HTTP (every protocol version on
 one endpoint, /mcp) or stdio. Its tools:
 
@@ -83,6 +83,7 @@ one endpoint, /mcp) or stdio. Its tools:
   confirm {question}  asks the user through the client (elicitation); may run as a task
   fail {message}      returns a tool error
   once {seconds}      sleeps as sleep does; may run as a task, which is never run twice
+  touch {uri}         tells the clients subscribed to the resource that it changed
 
 Tasks are kept in the store (--store), by default an SQLite file of this
 endpoint's own in your data folder (serve-127.0.0.1-8080.db for
