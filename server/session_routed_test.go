@@ -6,6 +6,7 @@ import (
 	stdjson "encoding/json"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -306,5 +307,51 @@ func TestRoutedSessions_WithoutAGetStreamATaskAsksOnTasksResult(t *testing.T) {
 			}
 			return
 		}
+	}
+}
+
+// countingLog is a real message log that counts the calls made to it.
+type countingLog struct {
+	sessions.MessageLog
+	calls atomic.Int64
+}
+
+func (c *countingLog) Append(ctx context.Context, session string, box sessions.Box, data []byte) (uint64, error) {
+	c.calls.Add(1)
+	return c.MessageLog.Append(ctx, session, box, data)
+}
+
+func (c *countingLog) Read(ctx context.Context, session string, box sessions.Box, after uint64) ([]sessions.Message, error) {
+	c.calls.Add(1)
+	return c.MessageLog.Read(ctx, session, box, after)
+}
+
+func (c *countingLog) Last(ctx context.Context, session string, box sessions.Box) (uint64, error) {
+	c.calls.Add(1)
+	return c.MessageLog.Last(ctx, session, box)
+}
+
+func (c *countingLog) HasReader(ctx context.Context, session string, now time.Time) (bool, error) {
+	c.calls.Add(1)
+	return c.MessageLog.HasReader(ctx, session, now)
+}
+
+// Routing costs a request of a known session nothing more: one round trip
+// to the session store, none to the message log, when the call sends the
+// client nothing but its response.
+func TestRoutedSessions_ACallOfAKnownSessionCostsOneRoundTrip(t *testing.T) {
+	store := &countingStore{Store: sessions.NewMemoryStore()}
+	log := &countingLog{MessageLog: sessions.NewMemoryMessageLog()}
+	ts, bus := tasks.NewMemoryStore(), tasks.NewMemoryBus()
+	opts := &streamable.HandlerOptions{Sessions: store, Messages: log, Bus: bus}
+	a, b := startInstanceWith(t, opts, ts, bus), startInstanceWith(t, opts, ts, bus)
+	hdr := initializeOn(t, a.url)
+	post(t, b.url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr) // B takes the session over
+	beforeStore, beforeLog := store.calls.Load(), log.calls.Load()
+	if res := nextMessage(t, messages(t, post(t, b.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"}}}`, hdr))); !strings.Contains(string(res), "Hello, Ada!") {
+		t.Fatalf("tools/call answered %s", res)
+	}
+	if n, m := store.calls.Load()-beforeStore, log.calls.Load()-beforeLog; n != 1 || m != 0 {
+		t.Fatalf("a tools/call of a known session made %d session-store and %d message-log calls, want 1 and 0", n, m)
 	}
 }
