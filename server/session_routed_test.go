@@ -355,3 +355,26 @@ func TestRoutedSessions_ACallOfAKnownSessionCostsOneRoundTrip(t *testing.T) {
 		t.Fatalf("a tools/call of a known session made %d session-store and %d message-log calls, want 1 and 0", n, m)
 	}
 }
+
+func TestRoutedSessions_ASecondGetStreamIsRefusedAndTheFirstStaysRecorded(t *testing.T) {
+	cl := startRoutedCluster(t)
+	hdr := initializeOn(t, cl.a.url)
+	post(t, cl.a.url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr)
+	openGet(t, cl.b.url, hdr, "")
+	req, _ := http.NewRequest(http.MethodGet, cl.b.url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	second, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second.Body.Close()
+	if second.StatusCode != http.StatusConflict {
+		t.Fatalf("a second GET stream on B: %s, want 409", second.Status)
+	}
+	if ok, err := cl.log.HasReader(context.Background(), hdr["Mcp-Session-Id"], time.Now()); err != nil || !ok {
+		t.Fatalf("after the refused GET, HasReader = %v, %v; want the first stream still recorded", ok, err)
+	}
+}

@@ -52,18 +52,19 @@ func (h *Handler) serveRoutedGet(w http.ResponseWriter, r *http.Request, s *sess
 			return
 		}
 	}
+	// Recorded before the client learns the stream is open, so that a
+	// request sent to it then finds the record.
+	if err := rt.log.SetReader(ctx, s.id, rt.instance, h.sessions.now().Add(readerLease)); err != nil {
+		writeError(w, http.StatusServiceUnavailable, jsonrpc.ID{}, jsonrpc.NewError(codeTransport, "cannot reach the session store: %v", err))
+		return
+	}
 	kick, err := st.attachAt(w, cursor, !resumed)
 	if err != nil {
+		// Another connection holds the stream here: the record is its.
 		refuse(w, http.StatusConflict, "%v", err)
 		return
 	}
 	defer st.detach(w)
-	// Recorded once attached: a refused connection must not clear the
-	// record of the one attached.
-	if err := rt.log.SetReader(ctx, s.id, rt.instance, h.sessions.now().Add(readerLease)); err != nil {
-		h.opts.Logger.Warn("streamable: could not record that a GET stream is open; requests to its client fail until the record is renewed",
-			"session", s.id, "error", err)
-	}
 	defer func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 		defer cancel()
