@@ -69,6 +69,8 @@ type instance struct {
 	h   *streamable.Handler
 	hs  *httptest.Server
 	rt  *tasks.Runtime
+	// gate holds the hold and stubborn tools of this instance.
+	gate *gate
 }
 
 // stop shuts the instance down as a restart would.
@@ -83,8 +85,16 @@ func (in *instance) stop(t *testing.T) {
 // startInstance serves a task server on the shared stores.
 func startInstance(t *testing.T, ss sessions.Store, ts tasks.Store, bus tasks.Bus) *instance {
 	t.Helper()
+	return startInstanceWith(t, &streamable.HandlerOptions{Sessions: ss}, ts, bus)
+}
+
+// startInstanceWith serves a task server on the shared stores, with the
+// Handler options given (Logger is set here).
+func startInstanceWith(t *testing.T, opts *streamable.HandlerOptions, ts tasks.Store, bus tasks.Bus) *instance {
+	t.Helper()
 	rt := newRuntimeOn(t, ts, bus)
-	s := taskServer(t, rt, newGate(), nil)
+	g := newGate()
+	s := taskServer(t, rt, g, nil)
 	AddTool(s, &mcp.Tool{Name: "shout", Description: "Logs, then answers."},
 		func(ctx context.Context, r *Request, _ struct{}) (string, error) {
 			if err := r.Log(ctx, mcp.LevelInfo, "shout", "loud"); err != nil {
@@ -93,11 +103,13 @@ func startInstance(t *testing.T, ss sessions.Store, ts tasks.Store, bus tasks.Bu
 			return "shouted", nil
 		}, optional)
 	s.AddResource(&mcp.Resource{URI: "test://static", Name: "static"}, staticText("static text"))
-	h := streamable.NewHandler(s, &streamable.HandlerOptions{Logger: quietLogger, Sessions: ss})
+	o := *opts
+	o.Logger = quietLogger
+	h := streamable.NewHandler(s, &o)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	hs := httptest.NewServer(mux)
-	in := &instance{srv: s, url: hs.URL + "/mcp", h: h, hs: hs, rt: rt}
+	in := &instance{srv: s, url: hs.URL + "/mcp", h: h, hs: hs, rt: rt, gate: g}
 	t.Cleanup(func() { in.stop(t) })
 	return in
 }

@@ -10,3 +10,7 @@ import (
 func TestMemoryStoreContract(t *testing.T) {
 	sessiontest.TestStore(t, func(t *testing.T) sessions.Store { return sessions.NewMemoryStore() })
 }
+
+func TestMemoryMessageLogContract(t *testing.T) {
+	sessiontest.TestMessageLog(t, func(t *testing.T) sessions.MessageLog { return sessions.NewMemoryMessageLog() })
+}

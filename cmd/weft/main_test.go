@@ -35,7 +35,7 @@ import (
 // temporary folder.
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"weft": main, "authtest": authtestMain, "browse": browseMain})
+	testscript.Main(m, map[string]func(){"weft": main, "authtest": authtestMain, "browse": browseMain, "stream": streamMain})
 }
 
 // authtestMain is the script command "authtest FILE": it runs an OAuth
@@ -302,6 +302,7 @@ func params(dir string, setup func(*testscript.Env) error) testscript.Params {
 			"mark":       cmdMark,
 			"elapsed":    cmdElapsed,
 			"scrape":     cmdScrape,
+			"setmatch":   cmdSetMatch,
 		},
 	}
 }
@@ -605,4 +606,20 @@ func nodeToolchain(t *testing.T) toolchain {
 		t.Skip("no Node.js toolchain (this fails under CI=true): " + toolchainErr)
 	}
 	return toolchainVal
+}
+
+// cmdSetMatch is "setmatch VAR FILE REGEXP": it sets VAR to the first
+// group of the last match of REGEXP in FILE (a line the script saw
+// printed: an event ID, a request's ID).
+func cmdSetMatch(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: setmatch VAR FILE REGEXP")
+	}
+	re, err := regexp.Compile(`(?m)` + args[2])
+	ts.Check(err)
+	all := re.FindAllStringSubmatch(ts.ReadFile(args[1]), -1)
+	if len(all) == 0 || len(all[len(all)-1]) < 2 {
+		ts.Fatalf("setmatch: %s holds no match for %q with a group", args[1], args[2])
+	}
+	ts.Setenv(args[0], all[len(all)-1][1])
 }

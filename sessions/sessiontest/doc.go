@@ -8,4 +8,7 @@
 //	func TestSessionContract(t *testing.T) {
 //		sessiontest.TestStore(t, func(t *testing.T) sessions.Store { return open(t) })
 //	}
+//
+// A driver of sessions.MessageLog does the same with TestMessageLog and
+// TestMessageLogPair.
 package sessiontest

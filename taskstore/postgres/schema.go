@@ -70,6 +70,9 @@ CREATE TABLE weft_task_inputs (
 `,
 	// Version 2: legacy sessions (see SessionStore).
 	sessionsSchema,
+	// Version 3: messages between the instances serving a legacy session
+	// (see MessageLog).
+	messagesSchema,
 }
 
 // migrate brings the schema to the newest version in one transaction.

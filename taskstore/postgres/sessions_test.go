@@ -18,3 +18,15 @@ func TestSessionStorePairContract(t *testing.T) {
 		return open(t, schema).Sessions(), open(t, schema).Sessions()
 	})
 }
+
+func TestMessageLogContract(t *testing.T) {
+	sessiontest.TestMessageLog(t, func(t *testing.T) sessions.MessageLog { return open(t, freshSchema(t)).Messages() })
+}
+
+// Two Stores on one schema stand for two instances routing messages.
+func TestMessageLogPairContract(t *testing.T) {
+	sessiontest.TestMessageLogPair(t, func(t *testing.T) (sessions.MessageLog, sessions.MessageLog) {
+		schema := freshSchema(t)
+		return open(t, schema).Messages(), open(t, schema).Messages()
+	})
+}

@@ -20,3 +20,17 @@ func TestSessionStorePairContract(t *testing.T) {
 		return newStore(t, prefix).Sessions(), newStore(t, prefix).Sessions()
 	})
 }
+
+func TestMessageLogContract(t *testing.T) {
+	needRedis(t)
+	sessiontest.TestMessageLog(t, func(t *testing.T) sessions.MessageLog { return newStore(t, newPrefix(t)).Messages() })
+}
+
+// Two Stores with their own connections on one prefix stand for two instances.
+func TestMessageLogPairContract(t *testing.T) {
+	needRedis(t)
+	sessiontest.TestMessageLogPair(t, func(t *testing.T) (sessions.MessageLog, sessions.MessageLog) {
+		prefix := newPrefix(t)
+		return newStore(t, prefix).Messages(), newStore(t, prefix).Messages()
+	})
+}

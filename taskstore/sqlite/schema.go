@@ -72,6 +72,9 @@ CREATE INDEX weft_signals_by_time ON weft_signals (published_ms);
 `,
 	// Version 2: legacy sessions (see SessionStore).
 	sessionsSchema,
+	// Version 3: messages between the instances serving a legacy session
+	// (see MessageLog).
+	messagesSchema,
 }
 
 // migrate brings the schema to the newest version in one write

@@ -47,3 +47,15 @@ func TestSessionsSurviveARestart(t *testing.T) {
 		t.Fatalf("the state key changed across a restart (%v)", err)
 	}
 }
+
+func TestMessageLogContract(t *testing.T) {
+	sessiontest.TestMessageLog(t, func(t *testing.T) sessions.MessageLog { return open(t, dbPath(t)).Messages() })
+}
+
+// Two Stores on one file stand for two processes routing messages.
+func TestMessageLogPairContract(t *testing.T) {
+	sessiontest.TestMessageLogPair(t, func(t *testing.T) (sessions.MessageLog, sessions.MessageLog) {
+		path := dbPath(t)
+		return open(t, path).Messages(), open(t, path).Messages()
+	})
+}

@@ -38,6 +38,7 @@ type Handler struct {
 	opts     HandlerOptions
 	ws       *websocket.Handler // serves the upgrades to WebSocket
 	sessions sessionTable
+	router   *router  // routes shared sessions' messages; nil without HandlerOptions.Messages
 	schemas  sync.Map // tool name → *toolHeaders
 
 	// ctx is the context of sessions and requests; it is cancelled when
@@ -71,6 +72,7 @@ func NewHandler(srv Server, opts *HandlerOptions) *Handler {
 		h.opts.ToolInputSchema = ts.ToolInputSchema
 	}
 	h.sessions.h = h
+	h.router = newRouter(h)
 	h.ws = websocket.NewHandler(srv, h.opts.webSocketOptions())
 	h.ctx, h.cancel = context.WithCancelCause(context.Background())
 	h.listenCtx, h.listenCancel = context.WithCancelCause(h.ctx)

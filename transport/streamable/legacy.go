@@ -53,6 +53,13 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 	if !authorize(w, r, p) {
 		return
 	}
+	msgs := p.msgs
+	if h.router != nil {
+		if msgs, err = h.router.inbound(r.Context(), s, msgs); err != nil {
+			writeError(w, http.StatusServiceUnavailable, firstID(p), jsonrpc.NewError(codeTransport, "cannot pass a message on to another instance: %v", err))
+			return
+		}
+	}
 	for _, m := range p.msgs {
 		if req, ok := m.(*jsonrpc.Request); ok && req.IsNotification() && req.Method == "notifications/cancelled" {
 			if id, ok := cancelledID(req.Params); ok {
@@ -61,7 +68,7 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 		}
 	}
 	if p.requests == 0 {
-		s.push(p.msgs)
+		s.push(msgs)
 		if len(p.rejected) > 0 {
 			writeRejected(w, p.rejected)
 			return
@@ -74,8 +81,8 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 	// The answers to a batch's invalid elements go out with its responses.
 	st.held = p.rejected
 	inline := p.single()
-	if inline != nil && !h.servesInline(inline.Method, p.route.name) {
-		inline = nil
+	if inline != nil && (!h.servesInline(inline.Method, p.route.name) || len(msgs) != 1 || msgs[0] != jsonrpc.Message(inline)) {
+		inline = nil // the router passes on what it does not serve here
 	}
 	st.inline = inline != nil
 	if dup, err := s.register(st, p.msgs); err != nil {
@@ -90,7 +97,7 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 	if inline != nil {
 		s.serve(inline)
 	} else {
-		s.push(p.msgs)
+		s.push(msgs)
 	}
 	st.wait(r.Context(), w)
 }
@@ -120,6 +127,9 @@ func (h *Handler) initialize(w http.ResponseWriter, r *http.Request, p *post) {
 		h.sessions.end(s, ErrSessionEnded)
 		writeError(w, http.StatusInternalServerError, req.ID, jsonrpc.NewError(jsonrpc.CodeInternalError, "cannot start a session: %v", err))
 		return
+	}
+	if h.router != nil {
+		h.router.listen(s, 0)
 	}
 	defer s.attach()()
 	w.Header().Set(headerSessionID, s.id)
@@ -236,6 +246,12 @@ func (h *Handler) serveGet(w http.ResponseWriter, r *http.Request) {
 	if !checkLegacyVersion(w, r, s, jsonrpc.ID{}) {
 		return
 	}
+	if h.router != nil {
+		if after, ok := routedResumption(r); ok {
+			h.serveRoutedGet(w, r, s, after)
+			return
+		}
+	}
 	st, replay, after := s.openGet(), false, uint64(0)
 	if st == nil {
 		writeError(w, http.StatusNotFound, jsonrpc.ID{}, jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
@@ -243,8 +259,8 @@ func (h *Handler) serveGet(w http.ResponseWriter, r *http.Request) {
 	}
 	if last := r.Header.Get(headerLastEventID); last != "" {
 		num, index, ok := parseEventID(last)
-		if !ok || num >= s.streamCount() {
-			refuse(w, http.StatusBadRequest, "Last-Event-ID %q names no event of this session", last)
+		if !ok || num >= s.streamCount() || num != 0 && num < s.firstStream() {
+			refuse(w, http.StatusBadRequest, "Last-Event-ID %q names no event of this session here%s", last, s.resumeHint())
 			return
 		}
 		if num != 0 {

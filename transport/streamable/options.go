@@ -8,6 +8,7 @@ import (
 
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/sessions"
+	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/transport/sse"
 	"github.com/weftmcp/weft/transport/websocket"
 )
@@ -55,6 +56,18 @@ type HandlerOptions struct {
 	// request of a session then costs one round trip to the store. Nil
 	// keeps sessions in this Handler's memory only.
 	Sessions sessions.Store
+	// Messages and Bus, with Sessions, route the server-to-client messages
+	// of shared sessions between the Handlers serving them: a request or
+	// notification a handler sends outside its own request's stream
+	// reaches the client's GET stream on whichever Handler holds it; the
+	// client's answer to a server-to-client request, and its
+	// notifications/cancelled, reach the Handler awaiting them wherever
+	// they are POSTed; and the GET stream resumes on any Handler with
+	// Last-Event-ID, from the log Messages keeps. Such messages then cost
+	// store round trips and a bus signal; a session's requests do not.
+	// Without both, a Handler delivers only on the streams it holds.
+	Messages sessions.MessageLog
+	Bus      tasks.Bus
 	// EventStore keeps the events of legacy SSE streams for resumption with
 	// Last-Event-ID. Nil means a MemoryEventStore of DefaultEventStoreBytes.
 	EventStore EventStore

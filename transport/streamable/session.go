@@ -59,6 +59,7 @@ type session struct {
 	live     []*respStream     // POST streams not yet complete, for resumption
 	get      *respStream       // the GET stream, once opened
 	nextNum  int64             // the number of the next POST stream
+	firstNum int64             // the number of the first POST stream here (see streamBase)
 }
 
 // readQueue holds a session's messages for a connection that reads them
@@ -79,7 +80,11 @@ type pendingResponse struct {
 // newSession returns a session of principal, counted against client, with
 // the given ID.
 func newSession(h *Handler, id, principal, client string) *session {
-	s := &session{h: h, id: id, principal: principal, client: client, nextNum: 1}
+	s := &session{h: h, id: id, principal: principal, client: client, nextNum: 1, firstNum: 1}
+	if h.opts.Sessions != nil {
+		s.nextNum = streamBase()
+		s.firstNum = s.nextNum
+	}
 	s.touch()
 	return s
 }

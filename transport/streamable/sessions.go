@@ -140,6 +140,9 @@ func (t *sessionTable) end(s *session, cause error) {
 	for _, st := range streams {
 		st.end()
 	}
+	if t.h.router != nil {
+		t.h.router.stop(s)
+	}
 	s.endInput(cause)
 	if err := t.h.opts.EventStore.DeleteSession(context.Background(), s.id); err != nil {
 		t.h.opts.Logger.Warn("streamable: could not delete the events of an ended session", "session", s.id, "error", err)

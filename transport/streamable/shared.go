@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"slices"
 	"time"
 
 	"github.com/weftmcp/weft/auth"
+	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/sessions"
 	"github.com/weftmcp/weft/transport/sse"
 )
@@ -30,6 +32,15 @@ const expireBatch = 500
 // sharedSession is a session as the server sees it when the Handler shares
 // sessions: a transport.SharedSession.
 type sharedSession struct{ *session }
+
+// Write implements jsonrpc.Stream: when the Handler routes messages
+// between instances, as outbound (route.go) says.
+func (s sharedSession) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r := s.h.router; r != nil {
+		return s.outbound(ctx, r, msg)
+	}
+	return s.session.Write(ctx, msg)
+}
 
 // Stored implements transport.SharedSession.
 func (s sharedSession) Stored() *sessions.Record { return s.stored.Load() }
@@ -159,14 +170,23 @@ func (t *sessionTable) find(r *http.Request, id string) (*session, error) {
 		local.stored.Store(rec)
 		return local, nil
 	}
-	return t.adopt(rec, sse.ClientKey(r))
+	return t.adopt(r.Context(), rec, sse.ClientKey(r))
 }
 
 // adopt makes the table hold a session another instance started, from its
 // stored state, and connects the server to it: the server serves it as the
 // record says, without a new initialize. Taken-over sessions do not count
 // against the session limits, which bound the sessions started here.
-func (t *sessionTable) adopt(rec *sessions.Record, client string) (*session, error) {
+func (t *sessionTable) adopt(ctx context.Context, rec *sessions.Record, client string) (*session, error) {
+	var routedAfter uint64
+	if r := t.h.router; r != nil {
+		// Answers and cancels meant for this Handler come after this.
+		last, err := r.log.Last(ctx, rec.ID, sessions.ToServer)
+		if err != nil {
+			return nil, err
+		}
+		routedAfter = last
+	}
 	s := newSession(t.h, rec.ID, rec.Principal, client)
 	s.version = rec.Version
 	s.stored.Store(rec)
@@ -185,6 +205,9 @@ func (t *sessionTable) adopt(rec *sessions.Record, client string) (*session, err
 	if err := t.h.connect(s); err != nil {
 		t.end(s, ErrSessionEnded)
 		return nil, err
+	}
+	if r := t.h.router; r != nil {
+		r.listen(s, routedAfter)
 	}
 	return s, nil
 }
@@ -208,6 +231,7 @@ func (t *sessionTable) endShared(ctx context.Context, id, principal string) (boo
 	if s := t.lookup(id); s != nil {
 		t.endDeleted(s)
 	}
+	t.forgetMessages(ctx, id)
 	return true, nil
 }
 
@@ -255,9 +279,45 @@ func (t *sessionTable) sweepStore(now time.Time) {
 			if s := t.lookup(id); s != nil {
 				t.endDeleted(s)
 			}
+			t.forgetMessages(ctx, id)
 		}
 		if len(ids) < expireBatch {
 			return
 		}
 	}
+}
+
+// forgetMessages deletes the routed messages of a session that ended for
+// the cluster.
+func (t *sessionTable) forgetMessages(ctx context.Context, id string) {
+	r := t.h.router
+	if r == nil {
+		return
+	}
+	if err := r.log.Delete(ctx, id); err != nil {
+		t.h.opts.Logger.Warn("streamable: could not delete the routed messages of an ended session", "session", id, "error", err)
+	}
+}
+
+// streamBase returns the number of the first POST stream of a shared
+// session on this Handler: a random multiple of 2^20, so that the streams
+// of one session on several Handlers are numbered apart, and a client
+// resuming a request's stream on a Handler that did not serve it gets 400
+// rather than another request's events.
+func streamBase() int64 { return 1 + int64(rand.Uint32())<<20 }
+
+// firstStream returns the number of the session's first POST stream here.
+func (s *session) firstStream() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.firstNum
+}
+
+// resumeHint adds to the refusal of a Last-Event-ID, for a shared session,
+// where a request's stream can be resumed.
+func (s *session) resumeHint() string {
+	if s.h.opts.Sessions == nil {
+		return ""
+	}
+	return "; a request's stream resumes only on the server that served the request (the GET stream's, 0_<n>, on any)"
 }

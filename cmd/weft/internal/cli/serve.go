@@ -39,9 +39,12 @@ type listenFlags struct {
 	// endpoint holds the HTTP endpoint's origins, limits and timeouts.
 	endpoint httpFlags
 	// sessionSecret signs request state (see shareSessions); sessions
-	// keeps the legacy sessions, nil for this process only.
+	// keeps the legacy sessions, nil for this process only; messages and
+	// bus route their messages between the servers sharing them.
 	sessionSecret string
 	sessions      sessions.Store
+	messages      sessions.MessageLog
+	bus           tasks.Bus
 }
 
 // add declares the flags on cmd; withStdio adds --stdio.
@@ -71,7 +74,7 @@ func newServe(e *env) *cobra.Command {
 	var f listenFlags
 	cmd := &cobra.Command{
 		Use:   "serve (--http ADDR | --stdio) [--store STORE] [--instance NAME] [--lease DURATION]",
-		Short: "Serve the example server: echo, sleep, confirm, fail and once",
+		Short: "Serve the example server: echo, sleep, confirm, fail, once and touch",
 		Long: `Serve the example MCP server over Streamable HTTP (every protocol version on
 one endpoint, /mcp) or stdio. Its tools:
 
@@ -80,6 +83,7 @@ one endpoint, /mcp) or stdio. Its tools:
   confirm {question}  asks the user through the client (elicitation); may run as a task
   fail {message}      returns a tool error
   once {seconds}      sleeps as sleep does; may run as a task, which is never run twice
+  touch {uri}         tells the clients subscribed to the resource that it changed
 
 Tasks are kept in the store (--store), by default an SQLite file of this
 endpoint's own in your data folder (serve-127.0.0.1-8080.db for
@@ -143,7 +147,7 @@ func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags
 	if err != nil {
 		return err
 	}
-	opts.Handler.Sessions = f.sessions
+	opts.Handler.Sessions, opts.Handler.Messages, opts.Handler.Bus = f.sessions, f.messages, f.bus
 	ln, err := httpserve.Listen(f.http)
 	if err != nil {
 		return err

@@ -28,11 +28,15 @@ func (f *listenFlags) addSessionFlags(cmd *cobra.Command) {
 }
 
 // shareSessions prepares the server to share what servers on st share:
-// the HTTP endpoint keeps legacy sessions in st's session store, and opts
+// the HTTP endpoint keeps legacy sessions in st's session store and routes
+// their messages through its message log and bus, and opts
 // get the request-state keys from --session-secret, or else from the
 // store.
 func (f *listenFlags) shareSessions(ctx context.Context, st *store.Store, opts *server.Options) error {
 	f.sessions = st.Sessions()
+	if f.sessions != nil {
+		f.messages, f.bus = st.Messages(), st.Bus
+	}
 	secret := f.sessionSecret
 	if secret == "" {
 		secret = os.Getenv(sessionSecretEnv)

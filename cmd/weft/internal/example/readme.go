@@ -14,7 +14,7 @@ const ReadmeURI = "weft://example/readme"
 const readme = `weft example server
 
 Tools: echo {text}, sleep {seconds}, confirm {question}, fail {message},
-once {seconds}.
+once {seconds}, touch {uri}.
 sleep, confirm and once may run as tasks: durable, pollable and cancellable.
 A task whose server is lost runs again on another, except once's, which fails.
 `

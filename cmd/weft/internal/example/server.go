@@ -13,7 +13,8 @@ var Info = mcp.Implementation{Name: "weft-example", Version: "1.0.0"}
 
 // instructions tell a client's model what the example server is for.
 const instructions = "An example weft server. echo returns its text; sleep waits (run it as a task to poll, watch or cancel it); " +
-	"confirm asks the user a yes/no question; fail always fails; once waits as sleep does, but its task is never run twice."
+	"confirm asks the user a yes/no question; fail always fails; once waits as sleep does, but its task is never run twice; " +
+	"touch tells the clients subscribed to a resource that it changed."
 
 // New returns the example server with every tool, resource and prompt
 // registered. opts must set Tasks, the runtime sleep and confirm run on as
@@ -33,6 +34,7 @@ func New(opts *server.Options) *server.Server {
 	addOnce(s, logger)
 	addReadme(s)
 	addGreet(s)
+	addTouch(s)
 	return s
 }
 

@@ -19,7 +19,8 @@ type SleepIn struct {
 }
 
 // addSleep registers sleep, which waits the given seconds, reporting
-// progress after each one, and stops as soon as it is cancelled, saying
+// progress after each one (and logging it, at level info, to a client that
+// set a log level), and stops as soon as it is cancelled, saying
 // so to logger. It is safe to repeat.
 func addSleep(s *server.Server, logger *slog.Logger) {
 	server.AddTool(s, &mcp.Tool{
@@ -45,7 +46,7 @@ func addOnce(s *server.Server, logger *slog.Logger) {
 	}, asOnceTask())
 }
 
-// sleep sleeps, reporting progress every second, until in.Seconds have
+// sleep sleeps, reporting and logging progress every second, until in.Seconds have
 // passed or ctx ends; then it tells logger that the tool stopped early.
 func sleep(ctx context.Context, req *server.Request, in SleepIn, tool string, logger *slog.Logger) (string, error) {
 	if in.Seconds < 0 || in.Seconds > MaxSleep {
@@ -60,7 +61,11 @@ func sleep(ctx context.Context, req *server.Request, in SleepIn, tool string, lo
 			return "", fmt.Errorf("%s stopped after %d of %d seconds: %w", tool, done-1, in.Seconds, context.Cause(ctx))
 		case <-tick.C:
 		}
-		if err := req.Progress(ctx, float64(done), float64(in.Seconds), fmt.Sprintf("slept %d of %d seconds", done, in.Seconds)); err != nil {
+		slept := fmt.Sprintf("slept %d of %d seconds", done, in.Seconds)
+		if err := req.Progress(ctx, float64(done), float64(in.Seconds), slept); err != nil {
+			return "", err
+		}
+		if err := req.Log(ctx, mcp.LevelInfo, tool, slept); err != nil {
 			return "", err
 		}
 	}

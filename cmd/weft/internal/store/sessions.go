@@ -22,3 +22,18 @@ func (s *Store) Sessions() sessions.Store {
 	}
 	return nil
 }
+
+// Messages returns the message log beside the task store, through which
+// the servers sharing sessions route their messages (see
+// streamable.HandlerOptions.Messages); nil for the memory store.
+func (s *Store) Messages() sessions.MessageLog {
+	switch st := s.Store.(type) {
+	case *sqlite.Store:
+		return st.Messages()
+	case *redisstore.Store:
+		return st.Messages()
+	case *postgres.Store:
+		return st.Messages()
+	}
+	return nil
+}

@@ -1,0 +1,166 @@
+package redis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/weftmcp/weft/sessions"
+)
+
+// MessageLog is a sessions.MessageLog in the Redis of a Store, under its
+// prefix: every instance on that Redis and prefix routes its legacy
+// sessions' messages through it. A box is a list of its newest
+// sessions.KeepMessages messages beside a counter of the newest's number;
+// who holds a session's GET stream is a key read as lapsed after its time
+// (the caller's clock, not Redis's) and deleted with the session.
+// Every call is one round trip. Get one with Store.Messages.
+type MessageLog struct {
+	client redis.UniversalClient
+	keys   keys
+}
+
+var _ sessions.MessageLog = (*MessageLog)(nil)
+
+// Messages returns the MessageLog on the Store's client and prefix.
+func (s *Store) Messages() *MessageLog { return &MessageLog{client: s.client, keys: s.keys} }
+
+// boxKeys are the keys of a box's list and counter.
+func (l *MessageLog) boxKeys(session string, box sessions.Box) []string {
+	k := l.keys.session + session + ":box" + strconv.Itoa(int(box))
+	return []string{k, k + ":last"}
+}
+
+// readerKey is the key naming who holds the session's GET stream.
+func (l *MessageLog) readerKey(session string) string { return l.keys.session + session + ":reader" }
+
+// appendMessageScript numbers and stores a message, dropping the oldest
+// beyond the number kept. KEYS: list, counter. ARGV: data, kept.
+var appendMessageScript = redis.NewScript(`
+local n = redis.call('INCR', KEYS[2])
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+return n`)
+
+// readMessagesScript returns the number of the first message it returns
+// (-1 when the one after ARGV[1] was dropped), then the messages numbered
+// above ARGV[1]. KEYS: list, counter.
+var readMessagesScript = redis.NewScript(`
+local last = tonumber(redis.call('GET', KEYS[2]) or '0')
+local after = tonumber(ARGV[1])
+if after >= last then return {after + 1} end
+local first = last - redis.call('LLEN', KEYS[1]) + 1
+if after + 1 < first then return {-1, first} end
+local out = redis.call('LRANGE', KEYS[1], after + 1 - first, -1)
+table.insert(out, 1, after + 1)
+return out`)
+
+// clearReaderScript deletes the reader record if ARGV[1] holds it.
+// KEYS: the reader key.
+var clearReaderScript = redis.NewScript(`
+local v = redis.call('GET', KEYS[1])
+if v and string.sub(v, 1, #ARGV[1] + 1) == ARGV[1] .. ' ' then redis.call('DEL', KEYS[1]) end
+return 0`)
+
+// Append implements sessions.MessageLog.
+func (l *MessageLog) Append(ctx context.Context, session string, box sessions.Box, data []byte) (uint64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("redis: append a session message: %w", err)
+	}
+	n, err := appendMessageScript.Run(ctx, l.client, l.boxKeys(session, box), data, sessions.KeepMessages).Int64()
+	if err != nil {
+		return 0, fmt.Errorf("redis: appending a message of session %s: %w", session, err)
+	}
+	return uint64(n), nil
+}
+
+// Read implements sessions.MessageLog.
+func (l *MessageLog) Read(ctx context.Context, session string, box sessions.Box, after uint64) ([]sessions.Message, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("redis: read session messages: %w", err)
+	}
+	res, err := readMessagesScript.Run(ctx, l.client, l.boxKeys(session, box), after).Slice()
+	if err != nil {
+		return nil, fmt.Errorf("redis: reading the messages of session %s: %w", session, err)
+	}
+	first, ok := res[0].(int64)
+	if !ok {
+		return nil, fmt.Errorf("redis: reading the messages of session %s: unexpected reply %v", session, res)
+	}
+	if first < 0 {
+		return nil, fmt.Errorf("%w: message %d of session %s was dropped (the oldest kept is %v)", sessions.ErrTrimmed, after+1, session, res[1])
+	}
+	out := make([]sessions.Message, 0, len(res)-1)
+	for i, v := range res[1:] {
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("redis: reading the messages of session %s: unexpected element %T", session, v)
+		}
+		out = append(out, sessions.Message{Seq: uint64(first) + uint64(i), Data: []byte(s)})
+	}
+	return out, nil
+}
+
+// Last implements sessions.MessageLog.
+func (l *MessageLog) Last(ctx context.Context, session string, box sessions.Box) (uint64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("redis: last session message: %w", err)
+	}
+	n, err := l.client.Get(ctx, l.boxKeys(session, box)[1]).Uint64()
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return 0, fmt.Errorf("redis: reading the newest message of session %s: %w", session, err)
+	}
+	return n, nil
+}
+
+// SetReader implements sessions.MessageLog. The record is "<reader>
+// <until in ms>".
+func (l *MessageLog) SetReader(ctx context.Context, session, reader string, until time.Time) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("redis: set a session's reader: %w", err)
+	}
+	var err error
+	if until.IsZero() {
+		err = clearReaderScript.Run(ctx, l.client, []string{l.readerKey(session)}, reader).Err()
+	} else {
+		err = l.client.Set(ctx, l.readerKey(session), reader+" "+strconv.FormatInt(until.UnixMilli(), 10), 0).Err()
+	}
+	if err != nil {
+		return fmt.Errorf("redis: recording the reader of session %s: %w", session, err)
+	}
+	return nil
+}
+
+// HasReader implements sessions.MessageLog.
+func (l *MessageLog) HasReader(ctx context.Context, session string, now time.Time) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, fmt.Errorf("redis: has a session a reader: %w", err)
+	}
+	v, err := l.client.Get(ctx, l.readerKey(session)).Result()
+	if errors.Is(err, redis.Nil) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("redis: reading the reader of session %s: %w", session, err)
+	}
+	_, ms, _ := strings.Cut(v, " ")
+	until, err := strconv.ParseInt(ms, 10, 64)
+	return err == nil && until > now.UnixMilli(), nil
+}
+
+// Delete implements sessions.MessageLog.
+func (l *MessageLog) Delete(ctx context.Context, session string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("redis: delete session messages: %w", err)
+	}
+	keys := append(l.boxKeys(session, sessions.ToClient), l.boxKeys(session, sessions.ToServer)...)
+	if err := l.client.Del(ctx, append(keys, l.readerKey(session))...).Err(); err != nil {
+		return fmt.Errorf("redis: deleting the messages of session %s: %w", session, err)
+	}
+	return nil
+}
