@@ -14,13 +14,14 @@ const memSubBuffer = 16
 // the same process, never blocking the publisher. A subscriber that falls
 // behind loses its oldest signals, never its newest.
 type MemoryBus struct {
-	mu   sync.Mutex
-	subs map[string]map[*memSub]struct{}
+	mu    sync.Mutex
+	subs  map[string]map[*memSub]struct{}
+	feeds map[*memSub]struct{} // SubscribeAll's subscriptions
 }
 
 // NewMemoryBus returns a MemoryBus with no subscriptions.
 func NewMemoryBus() *MemoryBus {
-	return &MemoryBus{subs: make(map[string]map[*memSub]struct{})}
+	return &MemoryBus{subs: make(map[string]map[*memSub]struct{}), feeds: make(map[*memSub]struct{})}
 }
 
 // Publish implements Bus.
@@ -29,8 +30,11 @@ func (b *MemoryBus) Publish(ctx context.Context, s Signal) error {
 		return fmt.Errorf("tasks: publish: %w", err)
 	}
 	b.mu.Lock()
-	subs := make([]*memSub, 0, len(b.subs[s.TaskID]))
+	subs := make([]*memSub, 0, len(b.subs[s.TaskID])+len(b.feeds))
 	for sub := range b.subs[s.TaskID] {
+		subs = append(subs, sub)
+	}
+	for sub := range b.feeds {
 		subs = append(subs, sub)
 	}
 	b.mu.Unlock()
@@ -61,6 +65,7 @@ func (b *MemoryBus) Subscribe(ctx context.Context, taskID string) (Subscription,
 type memSub struct {
 	bus    *MemoryBus
 	taskID string
+	feed   bool       // a SubscribeAll subscription, in bus.feeds
 	mu     sync.Mutex // serialises delivery and close
 	ch     chan Signal
 	closed bool
@@ -72,7 +77,9 @@ func (s *memSub) Signals() <-chan Signal { return s.ch }
 // Close implements Subscription.
 func (s *memSub) Close() error {
 	s.bus.mu.Lock()
-	if set := s.bus.subs[s.taskID]; set != nil {
+	if s.feed {
+		delete(s.bus.feeds, s)
+	} else if set := s.bus.subs[s.taskID]; set != nil {
 		delete(set, s)
 		if len(set) == 0 {
 			delete(s.bus.subs, s.taskID)
@@ -94,6 +101,10 @@ func (s *memSub) deliver(sig Signal) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
+		return
+	}
+	if s.feed {
+		s.deliverToFeed(sig)
 		return
 	}
 	for {

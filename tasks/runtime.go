@@ -188,6 +188,7 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 	}
 	r.transition(rec, "", StatusWorking)
 	r.audit(ctx, "created", rec, slog.Duration("ttl", r.ttl(req.TTL)))
+	r.publish(ctx, rec.ID, SignalStatus) // for the Feeds of every instance: a new task
 	rn.launch(rec.LeaseExpiresAt)
 	return taskOf(rec.Clone()), nil
 }
