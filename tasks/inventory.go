@@ -15,9 +15,9 @@ const InventoryScan = 1000
 type Inventory interface {
 	// ListAll returns up to limit (≥ 1) records matching the filter, newest
 	// first, starting after cursor ("" for the newest), and the cursor of
-	// the next page, "" when no older record exists. It examines at most
-	// InventoryScan records, so a page may hold fewer than limit records
-	// (even none) while the cursor says more follow. Paging is stable under
+	// the next page, "" once every older record has been examined. It
+	// examines at most InventoryScan records, so a page may hold fewer than
+	// limit records (even none) and still have a next. Paging is stable under
 	// concurrent inserts: a record created after paging began is not
 	// returned, and none is returned twice. A cursor the store did not
 	// produce gives ErrInvalidCursor.
