@@ -157,6 +157,13 @@ func testInventoryLongScan(t *testing.T, s tasks.Store, inv tasks.Inventory) {
 	if got := inventoryIDs(t, inv, tasks.Filter{Name: "rare"}, 10); !slices.Equal(got, want) {
 		t.Errorf("ListAll(rare) = %v, want %v", got, want)
 	}
+	totals, err := inv.Totals(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if totals.ByStatus[tasks.StatusWorking] != n || totals.ByOwner["instance-a"] != n {
+		t.Errorf("Totals of %d working tasks = %+v", n, totals)
+	}
 }
 
 func testInventoryInserts(t *testing.T, s tasks.Store, inv tasks.Inventory) {
