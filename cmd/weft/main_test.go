@@ -286,6 +286,10 @@ func params(dir string, setup func(*testscript.Env) error) testscript.Params {
 				return err
 			}
 			env.Setenv("METRICS_PORT", port)
+			if port, err = freePort(); err != nil {
+				return err
+			}
+			env.Setenv("CONSOLE_PORT", port)
 			if setup != nil {
 				return setup(env)
 			}
@@ -302,6 +306,8 @@ func params(dir string, setup func(*testscript.Env) error) testscript.Params {
 			"mark":       cmdMark,
 			"elapsed":    cmdElapsed,
 			"scrape":     cmdScrape,
+			"httpget":    cmdHTTPGet,
+			"cancelfrom": cmdCancelFrom,
 		},
 	}
 }
