@@ -33,8 +33,8 @@ type listenFlags struct {
 	// (--console), and the scope its tokens must grant.
 	console      string
 	consoleScope string
-	store     string
-	settings  store.Settings
+	store        string
+	settings     store.Settings
 	// authIssuer, when set, protects the HTTP endpoint with OAuth: tokens
 	// are JWTs from this issuer for the endpoint's URL.
 	authIssuer string
