@@ -226,7 +226,7 @@ func (b *browserSession) waitFor(what, cond string) string {
 func (b *browserSession) screenshot() []byte {
 	b.t.Helper()
 	var shot struct{ Data []byte }
-	if err := b.call("Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true}, &shot); err != nil {
+	if err := b.call("Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": false}, &shot); err != nil {
 		b.t.Fatalf("screenshot: %v", err)
 	}
 	return shot.Data

@@ -200,7 +200,8 @@ func TestConsoleInBrowser(t *testing.T) {
 	b.waitFor("the totals", `document.querySelector('.card[data-status="cancelled"] .n').textContent === '1' && `+
 		`document.querySelector('.card[data-status="working"] .n').textContent === '1' && `+
 		`document.querySelector('.card[data-status="input_required"] .n').textContent === '1'`)
-	if path := os.Getenv("WEFT_CONSOLE_SCREENSHOT"); path != "" {
+	if path := os.Getenv("WEFT_CONSOLE_SCREENSHOT"); path != "" { // docs/console.png
+		b.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1440, "height": 520, "deviceScaleFactor": 1, "mobile": false}, nil)
 		if err := os.WriteFile(path, b.screenshot(), 0o644); err != nil {
 			t.Fatal(err)
 		}
