@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	stdjson "encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -215,8 +214,11 @@ func (b *browserSession) waitFor(what, cond string) string {
 		if b.ctx.Err() != nil {
 			b.t.Fatalf("waiting for %s: %v", what, err)
 		}
-		if !strings.Contains(err.Error(), "context was destroyed") && !strings.Contains(err.Error(), "Cannot find context") &&
-			!errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "Inspected target navigated") {
+		// The page's execution context was replaced or not made yet
+		// ("Execution context was destroyed", "Cannot find default
+		// execution context", "Inspected target navigated or closed"):
+		// wait in the new one.
+		if msg := err.Error(); !strings.Contains(msg, "context") && !strings.Contains(msg, "navigated") {
 			b.t.Fatalf("waiting for %s: %v", what, err)
 		}
 	}

@@ -17,3 +17,8 @@ func TestFeedContract(t *testing.T) {
 		return openBus(t, schema), openBus(t, schema)
 	})
 }
+
+// BenchmarkInventory100000 lists a store of 100,000 tasks.
+func BenchmarkInventory100000(b *testing.B) {
+	storetest.BenchInventory(b, open(b, freshSchema(b)), 100000)
+}

@@ -19,3 +19,9 @@ func TestFeedContract(t *testing.T) {
 		return newBus(t, prefix), newBus(t, prefix)
 	})
 }
+
+// BenchmarkInventory100000 lists a store of 100,000 tasks.
+func BenchmarkInventory100000(b *testing.B) {
+	needRedis(b)
+	storetest.BenchInventory(b, newStore(b, newPrefix(b)), 100000)
+}

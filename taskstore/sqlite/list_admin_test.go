@@ -20,3 +20,8 @@ func TestFeedContract(t *testing.T) {
 			openBus(t, path, sqlite.WithPollInterval(5*time.Millisecond))
 	})
 }
+
+// BenchmarkInventory100000 lists a store of 100,000 tasks.
+func BenchmarkInventory100000(b *testing.B) {
+	storetest.BenchInventory(b, open(b, dbPath(b), sqlite.WithSynchronous(sqlite.SyncNormal)), 100000)
+}
