@@ -28,6 +28,7 @@ const cookieName = "weft_console_token"
 type access struct {
 	expires  time.Time // when the token lapses; zero for none
 	byCookie bool      // the token came from the cookie a browser sends by itself
+	who      string    // the token's principal, for the log; "" without a verifier
 }
 
 // adminHandler is a route that shows or changes tasks.
@@ -74,26 +75,29 @@ func (c *Console) authorize(r *http.Request) (access, int, error) {
 		return access{}, http.StatusUnauthorized, fmt.Errorf("the console needs an access token granting the %q scope: sign in on its page, "+
 			"or send it as Authorization: Bearer TOKEN", c.scope)
 	}
-	expires, status, err := c.check(r.Context(), token)
-	return access{expires: expires, byCookie: byCookie}, status, err
+	info, status, err := c.check(r.Context(), token)
+	if err != nil {
+		return access{}, status, err
+	}
+	return access{expires: info.Expiry, byCookie: byCookie, who: info.Principal()}, 0, nil
 }
 
-// check verifies the token and its scope, returning when it lapses.
-func (c *Console) check(ctx context.Context, token string) (time.Time, int, error) {
+// check verifies the token and its scope.
+func (c *Console) check(ctx context.Context, token string) (*auth.TokenInfo, int, error) {
 	info, err := c.verifier.Verify(ctx, token)
 	switch {
 	case errors.Is(err, auth.ErrInvalidToken):
-		return time.Time{}, http.StatusUnauthorized, fmt.Errorf("the access token is not valid: %v", err)
+		return nil, http.StatusUnauthorized, fmt.Errorf("the access token is not valid: %v", err)
 	case err != nil:
-		return time.Time{}, http.StatusServiceUnavailable, fmt.Errorf("the access token could not be checked: %v; try again", err)
+		return nil, http.StatusServiceUnavailable, fmt.Errorf("the access token could not be checked: %v; try again", err)
 	case !info.Expiry.IsZero() && !c.now().Before(info.Expiry):
-		return time.Time{}, http.StatusUnauthorized, errors.New("the access token has expired: get a new one")
+		return nil, http.StatusUnauthorized, errors.New("the access token has expired: get a new one")
 	case info.Confirmation != "":
-		return time.Time{}, http.StatusUnauthorized, errors.New("the access token is bound to a DPoP key, which a browser page cannot prove: use a bearer token")
+		return nil, http.StatusUnauthorized, errors.New("the access token is bound to a DPoP key, which a browser page cannot prove: use a bearer token")
 	case !slices.Contains(info.Scopes, c.scope):
-		return time.Time{}, http.StatusForbidden, fmt.Errorf("the access token does not grant the %q scope the console requires", c.scope)
+		return nil, http.StatusForbidden, fmt.Errorf("the access token does not grant the %q scope the console requires", c.scope)
 	}
-	return info.Expiry, 0, nil
+	return info, 0, nil
 }
 
 // csrfOK reports whether the request carries the console's CSRF token.
@@ -138,12 +142,12 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusBadRequest, "the sign-in has no token: paste an access token granting the "+c.scope+" scope")
 		return
 	}
-	expires, status, err := c.check(r.Context(), token)
+	info, status, err := c.check(r.Context(), token)
 	if err != nil {
 		problem(w, status, err.Error())
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: token, Path: "/", Expires: expires,
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: token, Path: "/", Expires: info.Expiry,
 		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -106,7 +106,7 @@ func (c *Console) totals(r *http.Request) (totalsView, error) {
 // cancel answers POST api/tasks/{id}/cancel: the Runtime cancels the task
 // in its owner's name, so that the cancel reaches its handler on whichever
 // instance runs it.
-func (c *Console) cancel(w http.ResponseWriter, r *http.Request, _ access) {
+func (c *Console) cancel(w http.ResponseWriter, r *http.Request, a access) {
 	id := r.PathValue("id")
 	rec, err := c.store.Get(r.Context(), id)
 	if err == nil {
@@ -125,7 +125,7 @@ func (c *Console) cancel(w http.ResponseWriter, r *http.Request, _ access) {
 		return
 	}
 	c.log.Info("console: task cancelled by an operator", slog.String("task_id", id), slog.String("principal", rec.Principal),
-		slog.String("remote", r.RemoteAddr))
+		slog.String("operator", a.who), slog.String("remote", r.RemoteAddr))
 	if rec, err = c.store.Get(r.Context(), id); err == nil {
 		reply(w, rowOf(rec))
 		return

@@ -52,8 +52,9 @@ func (c *Console) serveEvents(w http.ResponseWriter, r *http.Request, a access) 
 
 	keepAlive := time.NewTicker(keepAliveEvery)
 	defer keepAlive.Stop()
-	totalsTimer := time.NewTimer(0)
-	<-totalsTimer.C
+	totalsTimer := time.NewTimer(totalsEvery)
+	totalsTimer.Stop() // armed by the first change
+	defer totalsTimer.Stop()
 	totalsArmed := false
 	for out.err == nil {
 		select {
