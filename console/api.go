@@ -74,33 +74,14 @@ func (c *Console) serveDetail(w http.ResponseWriter, r *http.Request, _ access) 
 	reply(w, d)
 }
 
-// totalsView is the answer of GET api/totals.
-type totalsView struct {
-	ByStatus map[tasks.Status]int `json:"byStatus"`
-	ByOwner  map[string]int       `json:"byOwner"`
-}
-
 // serveTotals answers GET api/totals.
 func (c *Console) serveTotals(w http.ResponseWriter, r *http.Request, _ access) {
-	t, err := c.totals(r)
+	t, _, _, err := c.totals(r.Context())
 	if err != nil {
 		c.storeProblem(w, "counting tasks", err)
 		return
 	}
 	reply(w, t)
-}
-
-// totals counts the store's tasks.
-func (c *Console) totals(r *http.Request) (totalsView, error) {
-	t, err := c.inventory.Totals(r.Context())
-	if err != nil {
-		return totalsView{}, err
-	}
-	v := totalsView{ByStatus: t.ByStatus, ByOwner: t.ByOwner}
-	if v.ByStatus == nil {
-		v.ByStatus, v.ByOwner = map[tasks.Status]int{}, map[string]int{}
-	}
-	return v, nil
 }
 
 // cancel answers POST api/tasks/{id}/cancel: the Runtime cancels the task

@@ -81,6 +81,8 @@ type Console struct {
 	mux       *http.ServeMux
 	page      *template.Template
 	now       func() time.Time
+
+	totalsCache totalsCache
 }
 
 //go:embed static

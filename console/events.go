@@ -17,8 +17,8 @@ import (
 // proxies and the browser keep it open.
 const keepAliveEvery = 15 * time.Second
 
-// totalsEvery is how often at most an event stream sends new totals while
-// tasks change: counting costs the store more than reading one task.
+// totalsEvery is how often at most the console counts the tasks while
+// they change (see totalsCost for the other bound).
 const totalsEvery = time.Second
 
 // maxCoalesced bounds the distinct tasks an event stream reads in one
@@ -56,6 +56,7 @@ func (c *Console) serveEvents(w http.ResponseWriter, r *http.Request, a access) 
 	totalsTimer.Stop() // armed by the first change
 	defer totalsTimer.Stop()
 	totalsArmed := false
+	var lastChange time.Time // when the stream last relayed a change
 	for out.err == nil {
 		select {
 		case <-ctx.Done():
@@ -67,16 +68,22 @@ func (c *Console) serveEvents(w http.ResponseWriter, r *http.Request, a access) 
 			out.comment("keep-alive")
 		case <-totalsTimer.C:
 			totalsArmed = false
-			if t, err := c.totals(r); err == nil {
-				out.send("totals", t)
-			} else {
+			t, at, next, err := c.totals(ctx)
+			if err != nil {
 				c.log.Warn("console: counting tasks for an event stream", slog.Any("error", err))
+				break
+			}
+			out.send("totals", t)
+			if at.Before(lastChange) { // a shared count from before the last change: count again when allowed
+				totalsTimer.Reset(next.Sub(c.now()))
+				totalsArmed = true
 			}
 		case sig, ok := <-sub.Signals():
 			if !ok {
 				return
 			}
 			c.relay(ctx, out, sig, sub)
+			lastChange = c.now()
 			if !totalsArmed {
 				totalsTimer.Reset(totalsEvery)
 				totalsArmed = true
