@@ -177,6 +177,21 @@ func TestConsoleInBrowser(t *testing.T) {
 	asking := rig.start(t, "https://auth.example.com#client:ci-bot", toolAsk)
 	b.waitFor("the failed task", row(failing)+`.dataset.status === 'failed'`)
 	b.waitFor("the task waiting for input", row(asking)+`.dataset.status === 'input_required'`)
+	b.do(row(asking) + `.querySelector('.id button').click()`)
+	if got := b.waitFor("the input request in the detail", `document.querySelector('#detail-body .input')?.textContent`); !strings.Contains(got, "Deploy build 1432 to production?") || !strings.Contains(got, "waiting for an answer") {
+		t.Errorf("the detail's input request shows %q", got)
+	}
+	b.do(`document.getElementById('detail').close()`)
+
+	// The filters.
+	b.do(`const f = document.getElementById('filters'); f.status.value = 'failed'; f.requestSubmit();`)
+	b.waitFor("only the failed task", `document.querySelectorAll('#tasks tbody tr').length === 1 && `+row(failing)+` !== null`)
+	b.do(`const f = document.getElementById('filters'); f.status.value = ''; f.tool.value = 'step'; f.requestSubmit();`)
+	b.waitFor("only the step task", `document.querySelectorAll('#tasks tbody tr').length === 1 && `+row(stepping)+` !== null`)
+	b.do(`const f = document.getElementById('filters'); f.tool.value = ''; f.principal.value = 'https://auth.example.com#sub:carol'; f.requestSubmit();`)
+	b.waitFor("only carol's task", `document.querySelectorAll('#tasks tbody tr').length === 1 && `+row(failing)+` !== null`)
+	b.do(`document.getElementById('filters').reset()`)
+	b.waitFor("every task again", `document.querySelectorAll('#tasks tbody tr').length === 4`)
 
 	// A task is cancelled from the page, after a confirmation, and stops.
 	doomed := rig.start(t, "https://auth.example.com#sub:alice", toolStep)
