@@ -17,11 +17,13 @@ type MemoryBus struct {
 	mu    sync.Mutex
 	subs  map[string]map[*memSub]struct{}
 	funcs map[string]map[*funcSub]struct{}
+	feeds map[*memSub]struct{} // SubscribeAll's subscriptions
 }
 
 // NewMemoryBus returns a MemoryBus with no subscriptions.
 func NewMemoryBus() *MemoryBus {
-	return &MemoryBus{subs: make(map[string]map[*memSub]struct{}), funcs: make(map[string]map[*funcSub]struct{})}
+	return &MemoryBus{subs: make(map[string]map[*memSub]struct{}), funcs: make(map[string]map[*funcSub]struct{}),
+		feeds: make(map[*memSub]struct{})}
 }
 
 // Publish implements Bus.
@@ -35,9 +37,12 @@ func (b *MemoryBus) Publish(ctx context.Context, s Signal) error {
 		fns = append(fns, sub.fn)
 	}
 	var subs []*memSub
-	if set := b.subs[s.TaskID]; len(set) > 0 {
-		subs = make([]*memSub, 0, len(set))
-		for sub := range set {
+	if n := len(b.subs[s.TaskID]) + len(b.feeds); n > 0 {
+		subs = make([]*memSub, 0, n)
+		for sub := range b.subs[s.TaskID] {
+			subs = append(subs, sub)
+		}
+		for sub := range b.feeds {
 			subs = append(subs, sub)
 		}
 	}
@@ -124,6 +129,7 @@ func (b *MemoryBus) Subscribe(ctx context.Context, taskID string) (Subscription,
 type memSub struct {
 	bus    *MemoryBus
 	taskID string
+	feed   bool       // a SubscribeAll subscription, in bus.feeds
 	mu     sync.Mutex // serialises delivery and close
 	ch     chan Signal
 	closed bool
@@ -135,7 +141,11 @@ func (s *memSub) Signals() <-chan Signal { return s.ch }
 // Close implements Subscription.
 func (s *memSub) Close() error {
 	s.bus.mu.Lock()
-	removeSub(s.bus.subs, s.taskID, s)
+	if s.feed {
+		delete(s.bus.feeds, s)
+	} else {
+		removeSub(s.bus.subs, s.taskID, s)
+	}
 	s.bus.mu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -152,6 +162,10 @@ func (s *memSub) deliver(sig Signal) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
+		return
+	}
+	if s.feed {
+		s.deliverToFeed(sig)
 		return
 	}
 	for {

@@ -14,6 +14,7 @@ type MemoryStore struct {
 	mu       sync.RWMutex
 	entries  map[string]*memEntry
 	lists    map[string]*principalList
+	all      principalList // every task, for Inventory.ListAll
 	seq      uint64
 	expiries deadlineHeap
 	leases   deadlineHeap
@@ -61,6 +62,7 @@ func (s *MemoryStore) Create(ctx context.Context, rec *Record, quota Quota) erro
 		s.lists[rec.Principal] = l
 	}
 	l.add(e.seq, rec.ID)
+	s.all.add(e.seq, rec.ID)
 	s.expiries.sync(e)
 	s.leases.sync(e)
 	s.active[rec.Principal]++
@@ -156,6 +158,7 @@ func (s *MemoryStore) remove(e *memEntry) {
 	if l := s.lists[e.rec.Principal]; l != nil && l.remove(e.seq) {
 		delete(s.lists, e.rec.Principal)
 	}
+	s.all.remove(e.seq)
 	if !e.rec.Status.Terminal() {
 		s.finished(e.rec.Principal)
 	}

@@ -108,6 +108,7 @@ func (b *RelayBus) Resync() {
 	for _, id := range ids {
 		b.local.Publish(context.Background(), Signal{TaskID: id, Kind: SignalStatus})
 	}
+	b.local.resyncFeeds()
 }
 
 // Close makes later Publish and Subscribe calls fail with ErrBusClosed.

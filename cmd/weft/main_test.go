@@ -286,6 +286,10 @@ func params(dir string, setup func(*testscript.Env) error) testscript.Params {
 				return err
 			}
 			env.Setenv("METRICS_PORT", port)
+			if port, err = freePort(); err != nil {
+				return err
+			}
+			env.Setenv("CONSOLE_PORT", port)
 			if setup != nil {
 				return setup(env)
 			}
@@ -303,6 +307,8 @@ func params(dir string, setup func(*testscript.Env) error) testscript.Params {
 			"elapsed":    cmdElapsed,
 			"scrape":     cmdScrape,
 			"setmatch":   cmdSetMatch,
+			"httpget":    cmdHTTPGet,
+			"cancelfrom": cmdCancelFrom,
 		},
 	}
 }

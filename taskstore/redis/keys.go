@@ -11,6 +11,7 @@ type keys struct {
 	task    string // + task ID: the task's hash
 	seq     string // the counter that numbers tasks in creation order
 	list    string // + principal: sorted set of the principal's task IDs by number
+	all     string // sorted set of every task ID by number, for the console
 	expiry  string // sorted set of expiryMember by ExpiresAt (ms)
 	lease   string // sorted set of unfinished, owned task IDs by LeaseExpiresAt (ms)
 	active  string // sorted set of unfinished task IDs by key deadline (ms)
@@ -28,6 +29,7 @@ func newKeys(prefix string) keys {
 		task:    tag + "task:",
 		seq:     tag + "seq",
 		list:    tag + "list:",
+		all:     tag + "all",
 		expiry:  tag + "expiry",
 		lease:   tag + "lease",
 		active:  tag + "active",

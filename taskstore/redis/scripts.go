@@ -29,7 +29,7 @@ end
 
 // createScript stores a new task unless its ID is taken or a quota is full.
 //
-// KEYS: task, seq, list, expiry, lease, active, principal's active.
+// KEYS: task, seq, list, expiry, lease, active, principal's active, all.
 // ARGV: id, per-principal quota, total quota, grace, expiry score, lease
 // score, expiry member, then the hash's field-value pairs.
 // Returns "exists", "limit:principal", "limit:total", or the creation number.
@@ -43,6 +43,7 @@ if total > 0 and redis.call('ZCARD', KEYS[6]) >= total then return 'limit:total'
 local seq = redis.call('INCR', KEYS[2])
 redis.call('HSET', KEYS[1], 'seq', seq, 'v', 1, unpack(ARGV, 8))
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
+redis.call('ZADD', KEYS[8], seq, ARGV[1])
 local deadline = deadline_of(ARGV[5], ARGV[4])
 if ARGV[5] ~= '' then
 	redis.call('ZADD', KEYS[4], ARGV[5], ARGV[7])
@@ -100,6 +101,7 @@ local function forget(id, principal, member)
 	redis.call('ZREM', KEYS[1], member)
 	redis.call('ZREM', KEYS[2], id)
 	redis.call('ZREM', KEYS[3], id)
+	redis.call('ZREM', KEYS[4], id)
 	redis.call('ZREM', ARGV[2] .. principal, id)
 	redis.call('ZREM', ARGV[3] .. principal, id)
 end
@@ -107,7 +109,7 @@ end
 
 // deleteScript deletes a task and its index entries.
 //
-// KEYS: expiry, lease, active.
+// KEYS: expiry, lease, active, all.
 // ARGV: task key prefix, list key prefix, active key prefix, id.
 // Returns 1, or 0 when there is no such task.
 var deleteScript = redis.NewScript(luaForget + `
@@ -131,7 +133,7 @@ local budget = 10 * tonumber(ARGV[#ARGV]) + 100
 // score is a deadline rounded up to the millisecond, so the caller passes
 // now rounded up as well and checks the exact times returned.
 //
-// KEYS: expiry, lease, active.
+// KEYS: expiry, lease, active, all.
 // ARGV: task key prefix, list key prefix, active key prefix, now, limit.
 // Returns each task's ID and its expires_at field.
 var expiredScript = redis.NewScript(luaForget + luaBudget + `
@@ -165,7 +167,7 @@ return out
 // expired. The caller passes now rounded down to the millisecond: a score
 // is a deadline rounded up, so every task deleted is due.
 //
-// KEYS: expiry, lease, active.
+// KEYS: expiry, lease, active, all.
 // ARGV: task key prefix, list key prefix, active key prefix, now, limit.
 // Returns each deleted task's ID, principal, method, name and status.
 var deleteExpiredScript = redis.NewScript(luaForget + luaBudget + `

@@ -69,7 +69,7 @@ func (s *Store) Create(ctx context.Context, rec *tasks.Record, quota tasks.Quota
 	args = append(args, identityFields(rec)...)
 	args = append(args, set...)
 	res, err := createScript.Run(ctx, s.client,
-		[]string{k.task + rec.ID, k.seq, k.list + rec.Principal, k.expiry, k.lease, k.active, k.actives + rec.Principal},
+		[]string{k.task + rec.ID, k.seq, k.list + rec.Principal, k.expiry, k.lease, k.active, k.actives + rec.Principal, k.all},
 		args...).Result()
 	if err != nil {
 		return fmt.Errorf("redis: create task %s: %w", rec.ID, err)
@@ -170,7 +170,7 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 		return fmt.Errorf("redis: delete: %w", err)
 	}
 	k := s.keys
-	n, err := deleteScript.Run(ctx, s.client, []string{k.expiry, k.lease, k.active},
+	n, err := deleteScript.Run(ctx, s.client, []string{k.expiry, k.lease, k.active, k.all},
 		k.task, k.list, k.actives, id).Int()
 	if err != nil {
 		return fmt.Errorf("redis: delete task %s: %w", id, err)

@@ -14,7 +14,7 @@ func (s *Store) Expired(ctx context.Context, now time.Time, limit int) ([]string
 		return nil, fmt.Errorf("redis: list expired: %w", err)
 	}
 	k := s.keys
-	due, err := expiredScript.Run(ctx, s.client, []string{k.expiry, k.lease, k.active},
+	due, err := expiredScript.Run(ctx, s.client, []string{k.expiry, k.lease, k.active, k.all},
 		k.task, k.list, k.actives, ceilMillis(now), limit).StringSlice()
 	if err != nil {
 		return nil, fmt.Errorf("redis: list expired tasks: %w", err)
@@ -28,7 +28,7 @@ func (s *Store) DeleteExpired(ctx context.Context, now time.Time, limit int) ([]
 		return nil, fmt.Errorf("redis: delete expired: %w", err)
 	}
 	k := s.keys
-	f, err := deleteExpiredScript.Run(ctx, s.client, []string{k.expiry, k.lease, k.active},
+	f, err := deleteExpiredScript.Run(ctx, s.client, []string{k.expiry, k.lease, k.active, k.all},
 		k.task, k.list, k.actives, now.UnixMilli(), limit).StringSlice()
 	if err != nil {
 		return nil, fmt.Errorf("redis: delete expired tasks: %w", err)

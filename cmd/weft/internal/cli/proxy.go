@@ -57,11 +57,16 @@ The proxy stops when the wrapped server exits, and on SIGINT or SIGTERM.
 			}
 			defer met.Close()
 			f.settings.Observer = met.observer()
-			rt, err := store.OpenRuntime(ctx, f.store, store.EndpointFile("proxy", f.http, args), f.settings, logger)
+			con, rtLogger, err := newConsoleEndpoint(f.console, f.consoleScope, logger)
+			if err != nil {
+				return err
+			}
+			rt, err := store.OpenRuntime(ctx, f.store, store.EndpointFile("proxy", f.http, args), f.settings, rtLogger)
 			if err != nil {
 				return err
 			}
 			defer rt.Close()
+			defer con.Close()
 			opts := rt.ServerOptions(logger)
 			if err := f.shareSessions(ctx, rt.Store, opts); err != nil {
 				return err
@@ -79,7 +84,7 @@ The proxy stops when the wrapped server exits, and on SIGINT or SIGTERM.
 				err := p.Wrapped().Wait()
 				cancel(fmt.Errorf("the wrapped server %s ended (%v); the proxy stops with it", args[0], err))
 			}()
-			err = serveServer(ctx, e, p.Server(), &f, rt.Store.Description, logger)
+			err = serveServer(ctx, e, p.Server(), &f, rt, con, logger)
 			if cause := context.Cause(ctx); err == nil && cmd.Context().Err() == nil && cause != nil {
 				return cause
 			}

@@ -15,10 +15,12 @@ import (
 	"github.com/weftmcp/weft/cmd/weft/internal/example"
 	"github.com/weftmcp/weft/cmd/weft/internal/httpserve"
 	"github.com/weftmcp/weft/cmd/weft/internal/store"
+	"github.com/weftmcp/weft/console"
 	"github.com/weftmcp/weft/server"
 	"github.com/weftmcp/weft/sessions"
 	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/transport"
+	"github.com/weftmcp/weft/transport/sse"
 )
 
 // listenFlags choose how a server command is reached.
@@ -27,8 +29,12 @@ type listenFlags struct {
 	stdio     bool
 	readyFile string
 	metrics   string // --metrics: where to serve Prometheus metrics
-	store     string
-	settings  store.Settings
+	// console and consoleScope: where to serve the task console
+	// (--console), and the scope its tokens must grant.
+	console      string
+	consoleScope string
+	store        string
+	settings     store.Settings
 	// authIssuer, when set, protects the HTTP endpoint with OAuth: tokens
 	// are JWTs from this issuer for the endpoint's URL.
 	authIssuer string
@@ -61,6 +67,9 @@ func (f *listenFlags) add(cmd *cobra.Command, withStdio bool) {
 	cmd.Flags().BoolVar(&f.authAnyType, "auth-any-token-type", false,
 		`with --auth-issuer, accept tokens whatever their JOSE typ header says; by default they must be typed "at+jwt" (RFC 9068), which some issuers do not do`)
 	cmd.Flags().StringVar(&f.metrics, "metrics", "", metricsUsage)
+	cmd.Flags().StringVar(&f.console, "console", "", consoleUsage)
+	cmd.Flags().StringVar(&f.consoleScope, "console-scope", console.DefaultAdminScope,
+		"with --console and --auth-issuer, the scope an operator's token must grant to use the console")
 	cmd.Flags().StringVar(&f.readyFile, "ready-file", "", "with --http, write the endpoint's URL to this file once listening (for scripts)")
 	cmd.Flags().StringVar(&f.store, "store", "", store.Usage+store.DefaultUsage(cmd.Name()))
 	cmd.Flags().StringVar(&f.settings.Instance, "instance", "",
@@ -117,17 +126,22 @@ its server was lost. Give each server its own --instance name.
 			}
 			defer met.Close()
 			f.settings.Observer = met.observer()
-			rt, err := store.OpenRuntime(cmd.Context(), f.store, store.EndpointFile("serve", f.http, nil), f.settings, logger)
+			con, rtLogger, err := newConsoleEndpoint(f.console, f.consoleScope, logger)
+			if err != nil {
+				return err
+			}
+			rt, err := store.OpenRuntime(cmd.Context(), f.store, store.EndpointFile("serve", f.http, nil), f.settings, rtLogger)
 			if err != nil {
 				return err
 			}
 			defer rt.Close()
+			defer con.Close()
 			opts := rt.ServerOptions(logger)
 			if err := f.shareSessions(cmd.Context(), rt.Store, opts); err != nil {
 				return err
 			}
 			srv := example.New(met.instrument(opts))
-			return serveServer(cmd.Context(), e, srv, &f, rt.Store.Description, logger)
+			return serveServer(cmd.Context(), e, srv, &f, rt, con, logger)
 		}),
 	}
 	f.add(cmd, true)
@@ -136,10 +150,13 @@ its server was lost. Give each server its own --instance name.
 
 // serveServer serves srv as the flags say until ctx ends or, for stdio,
 // the client leaves.
-func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags, storeDesc string, logger *slog.Logger) error {
+func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags, rt *store.Runtime, con *consoleEndpoint, logger *slog.Logger) error {
 	if f.stdio {
 		if f.authIssuer != "" {
 			return usageError("--auth-issuer protects an HTTP endpoint; it needs --http, not --stdio")
+		}
+		if err := con.start(rt, nil, sse.OriginPolicy{}, e.stderr, logger); err != nil {
+			return err
 		}
 		return serveStdio(ctx, srv)
 	}
@@ -153,8 +170,12 @@ func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags
 		return err
 	}
 	url := httpserve.URL(ln)
-	protect, err := f.protection(url, logger)
+	protect, verifier, err := f.protection(url, logger)
 	if err != nil {
+		ln.Close()
+		return err
+	}
+	if err := con.start(rt, verifier, opts.Handler.Origins, e.stderr, logger); err != nil {
 		ln.Close()
 		return err
 	}
@@ -164,7 +185,7 @@ func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags
 			return fmt.Errorf("writing --ready-file: %w", err)
 		}
 	}
-	fmt.Fprintf(e.stderr, "weft: serving MCP at %s (tasks in %s); stop with Ctrl-C\n", url, storeDesc)
+	fmt.Fprintf(e.stderr, "weft: serving MCP at %s (tasks in %s); stop with Ctrl-C\n", url, rt.Store.Description)
 	if err := httpserve.Serve(ctx, srv, ln, logger, protect, opts); err != nil {
 		return err
 	}
@@ -173,26 +194,27 @@ func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags
 }
 
 // protection returns the OAuth resource server that --auth-issuer asks
-// for, for the endpoint at resource; nil without the flag.
-func (f *listenFlags) protection(resource string, logger *slog.Logger) (func(http.Handler) http.Handler, error) {
+// for, for the endpoint at resource, and the verifier of its tokens (which
+// the console uses too); nil without the flag.
+func (f *listenFlags) protection(resource string, logger *slog.Logger) (func(http.Handler) http.Handler, auth.Verifier, error) {
 	switch {
 	case f.authIssuer == "" && len(f.authScopes) > 0:
-		return nil, usageError("--auth-scope needs --auth-issuer")
+		return nil, nil, usageError("--auth-scope needs --auth-issuer")
 	case f.authIssuer == "" && f.authAnyType:
-		return nil, usageError("--auth-any-token-type needs --auth-issuer")
+		return nil, nil, usageError("--auth-any-token-type needs --auth-issuer")
 	case f.authIssuer == "":
-		return nil, nil
+		return nil, nil, nil
 	}
 	verifier, err := auth.NewJWTVerifier(auth.JWTOptions{Issuer: f.authIssuer, Audience: resource, AcceptAnyType: f.authAnyType})
 	if err != nil {
-		return nil, usageError("--auth-issuer: %v", err)
+		return nil, nil, usageError("--auth-issuer: %v", err)
 	}
 	rs, err := auth.New(auth.Config{Resource: resource, AuthorizationServers: []string{f.authIssuer}, Verifier: verifier,
 		Scopes: f.authScopes, ResourceName: "weft", Logger: logger})
 	if err != nil {
-		return nil, usageError("--auth-issuer: %v", err)
+		return nil, nil, usageError("--auth-issuer: %v", err)
 	}
-	return rs.Handler, nil
+	return rs.Handler, verifier, nil
 }
 
 // serveStdio serves one client on stdin and stdout until it leaves or ctx
