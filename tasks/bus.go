@@ -43,4 +43,8 @@ const (
 	SignalCancel SignalKind = "cancel" // the task was cancelled or expired
 	SignalInput  SignalKind = "input"  // an input request was answered
 	SignalStatus SignalKind = "status" // the task's status, message, owner or outcome changed
+	// SignalCreated tells Feeds (see Feed) of a new task. A task's own
+	// subscribers have nothing to do for it: its run ignores it, so that
+	// announcing a task costs the creating instance no store read.
+	SignalCreated SignalKind = "created"
 )

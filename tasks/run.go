@@ -114,8 +114,8 @@ func (rn *run) stop(cause error) { rn.cancel(cause) }
 // for nothing holds no goroutine: with a goroutine listening to every
 // running task, a task's life cost 2 allocations and a goroutine start more
 // (BenchTaskLife).
-func (rn *run) signal(Signal) {
-	if rn.ctx.Err() != nil {
+func (rn *run) signal(s Signal) {
+	if rn.ctx.Err() != nil || s.Kind == SignalCreated {
 		return
 	}
 	rn.mu.Lock()

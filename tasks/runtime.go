@@ -218,7 +218,7 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 	// new task's view shares none of its raw JSON: no copy is needed.
 	created := r.view(rec)
 	rn.followed, rn.lastFollowed = rec.Version, created
-	r.publish(ctx, rec.ID, SignalStatus) // for the Feeds of every instance: a new task
+	r.publish(ctx, rec.ID, SignalCreated) // for the Feeds of every instance
 	rn.launch(rec.LeaseExpiresAt)
 	return created, nil
 }
