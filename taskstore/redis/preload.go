@@ -13,13 +13,15 @@ import (
 // preloadTimeout bounds the SCRIPT LOAD round trip New makes.
 const preloadTimeout = 5 * time.Second
 
-// preloaded is every script a Store and its SessionStore run (the Bus runs
-// none). A script added to the package belongs here too
+// preloaded is every script a Store, its SessionStore, its MessageLog and
+// its Inventory run (the Bus runs none). A script added to the package belongs here too
 // (TestEveryScriptIsPreloaded counts them).
 var preloaded = []*redis.Script{
 	createScript, updateScript, deleteScript, expiredScript, deleteExpiredScript, leaseExpiredScript, listScript,
 	getSessionScript, touchSessionScript, createSessionScript, changeSessionScript, endSessionScript,
 	expireSessionsScript, stateKeyScript,
+	appendMessageScript, readMessagesScript, clearReaderScript,
+	listAllScript, totalsScript,
 }
 
 // preloadScripts loads every script into the client's Redis (each server
