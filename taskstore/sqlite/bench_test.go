@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"slices"
 	"testing"
@@ -155,4 +156,31 @@ func BenchmarkCreateUnderProgressLoad(b *testing.B) {
 				openBus(b, path, sqlite.WithSynchronous(sync)))
 		})
 	}
+}
+
+// BenchmarkTaskLife runs whole task lives, clients polling back-to-back, at
+// 1 and 32 in flight, on the memory store and on SQLite at each durability
+// in the same run, so that the ratios hold on a loaded machine.
+func BenchmarkTaskLife(b *testing.B) {
+	for _, n := range storetest.TaskLifeInFlight {
+		b.Run(fmt.Sprintf("store=memory/inflight=%d", n), func(b *testing.B) {
+			storetest.BenchTaskLife(b, tasks.NewMemoryStore(), tasks.NewMemoryBus(), n)
+		})
+		for _, sync := range []sqlite.Synchronous{sqlite.SyncFull, sqlite.SyncNormal} {
+			b.Run(fmt.Sprintf("store=sqlite-%s/inflight=%d", sync, n), func(b *testing.B) {
+				path := dbPath(b)
+				storetest.BenchTaskLife(b, open(b, path, sqlite.WithSynchronous(sync)), openBus(b, path), n)
+				reportWriter(b, path)
+			})
+		}
+	}
+}
+
+// reportWriter reports the transactions committed and the writes they held
+// per operation of the benchmark, on the file at path: with full sync,
+// each transaction is one sync of the log to the disk.
+func reportWriter(b *testing.B, path string) {
+	commits, writes := sqlite.WriterCounts(path)
+	b.ReportMetric(float64(commits)/float64(b.N), "commits/op")
+	b.ReportMetric(float64(writes)/float64(b.N), "writes/op")
 }

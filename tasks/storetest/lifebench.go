@@ -1,0 +1,78 @@
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/weftmcp/weft/tasks"
+)
+
+// TaskLifeInFlight are the numbers of clients BenchTaskLife runs at once:
+// one alone, and the 32 the bench harness keeps in flight.
+var TaskLifeInFlight = []int{1, 32}
+
+// BenchTaskLife measures whole task lives on a Runtime over store and bus,
+// as clients polling back-to-back see them: each of inFlight clients
+// starts a task whose handler returns at once, reads it until it is
+// finished (a tasks/get each time), and reads it once more (its
+// tasks/result), then starts the next. It reports tasks/s and polls/task.
+// Run it at each of TaskLifeInFlight, on the memory store in the same run,
+// to compare stores within one run on a loaded machine.
+func BenchTaskLife(b *testing.B, store tasks.Store, bus tasks.Bus, inFlight int) {
+	rt, err := tasks.New(store, bus, tasks.WithLogger(slog.New(slog.DiscardHandler)), tasks.WithLimits(0, 0))
+	if err != nil {
+		b.Fatalf("tasks.New: %v", err)
+	}
+	b.Cleanup(func() { rt.Close(context.Background()) })
+	rt.Register("tools/call", "echo", func(context.Context, *tasks.Exec) (tasks.Result, error) {
+		return tasks.Result{Value: json.RawMessage(`{"content":[]}`)}, nil
+	}, tasks.Policy{})
+	ctx := context.Background()
+	var (
+		left  atomic.Int64
+		polls atomic.Int64
+		wg    sync.WaitGroup
+	)
+	left.Store(int64(b.N))
+	b.ResetTimer()
+	for c := range inFlight {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			principal := fmt.Sprint("client-", c)
+			for left.Add(-1) >= 0 {
+				if err := life(ctx, rt, principal, &polls); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+	b.ReportMetric(float64(polls.Load())/float64(b.N), "polls/task")
+}
+
+// life starts a task, polls it to its end and reads it once more.
+func life(ctx context.Context, rt *tasks.Runtime, principal string, polls *atomic.Int64) error {
+	task, err := rt.Start(ctx, tasks.StartRequest{Principal: principal, Method: "tools/call", Name: "echo"})
+	if err != nil {
+		return fmt.Errorf("Start: %w", err)
+	}
+	for !task.Status.Terminal() {
+		polls.Add(1)
+		if task, err = rt.Get(ctx, principal, task.ID); err != nil {
+			return fmt.Errorf("Get: %w", err)
+		}
+	}
+	if _, err := rt.Get(ctx, principal, task.ID); err != nil {
+		return fmt.Errorf("Get of the result: %w", err)
+	}
+	return nil
+}
