@@ -188,4 +188,3 @@ func TestStoreAndBusOfOneFileShareTheWriter(t *testing.T) {
 		t.Errorf("signals written for the task: %d (%v), want 1", n, err)
 	}
 }
-
