@@ -184,3 +184,10 @@ func reportWriter(b *testing.B, path string) {
 	b.ReportMetric(float64(commits)/float64(b.N), "commits/op")
 	b.ReportMetric(float64(writes)/float64(b.N), "writes/op")
 }
+
+// BenchmarkRenewLeases renews the leases of 10,000 running tasks at the
+// default durability (full sync), as one heartbeat of an instance running
+// them does: it must take well under the 30 s lease.
+func BenchmarkRenewLeases(b *testing.B) {
+	storetest.BenchRenewLeases(b, open(b, dbPath(b)), 10_000)
+}
