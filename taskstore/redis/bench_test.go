@@ -4,12 +4,14 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/tasks/storetest"
 )
 
 // benchRecord returns a new working record as the Runtime writes it.
@@ -138,4 +140,26 @@ func reportLatencies(b *testing.B, ds []time.Duration, what string) {
 	slices.Sort(ds)
 	b.ReportMetric(float64(ds[len(ds)/2].Microseconds()), what+"-p50-µs")
 	b.ReportMetric(float64(ds[len(ds)*99/100].Microseconds()), what+"-p99-µs")
+}
+
+// BenchmarkRenewLeases renews the leases of 10,000 running tasks, as one
+// heartbeat of an instance running them does: it must take well under
+// the 30 s lease.
+func BenchmarkRenewLeases(b *testing.B) {
+	storetest.BenchRenewLeases(b, newStore(b, newPrefix(b)), 10_000)
+}
+
+// BenchmarkTaskLife runs whole task lives, clients polling back-to-back, at
+// 1 and 32 in flight, on the memory store and on Redis in the same run, so
+// that the ratios hold on a loaded machine.
+func BenchmarkTaskLife(b *testing.B) {
+	for _, n := range storetest.TaskLifeInFlight {
+		b.Run(fmt.Sprintf("store=memory/inflight=%d", n), func(b *testing.B) {
+			storetest.BenchTaskLife(b, tasks.NewMemoryStore(), tasks.NewMemoryBus(), n)
+		})
+		b.Run(fmt.Sprintf("store=redis/inflight=%d", n), func(b *testing.B) {
+			prefix := newPrefix(b)
+			storetest.BenchTaskLife(b, newStore(b, prefix), newBus(b, prefix), n)
+		})
+	}
 }
