@@ -29,6 +29,10 @@ const updateTask = `UPDATE weft_tasks SET
 	owner = $11, lease_expires_ns = $12, runs = $13, version = $14, unfinished = $15
 WHERE seq = $16`
 
+// updateTaskAt is updateTask, made only if the row is still at the version
+// given last.
+const updateTaskAt = updateTask + ` AND version = $17`
+
 // insertArgs returns insertTask's arguments for rec.
 func insertArgs(rec *tasks.Record) ([]any, error) {
 	created, err := timeArg(rec.CreatedAt)
