@@ -21,7 +21,10 @@ var TaskLifeInFlight = []int{1, 32}
 // as clients polling back-to-back see them: each of inFlight clients
 // starts a task whose handler returns at once, reads it until it is
 // finished (a tasks/get each time), and reads it once more (its
-// tasks/result), then starts the next. It reports tasks/s and polls/task.
+// tasks/result), then starts the next. It reports tasks/s, polls/task and
+// the process's CPU time per task (the engine's and the store client's;
+// a store server's own is not in it), which depends less on the machine's
+// load than the rate does.
 // Run it at each of TaskLifeInFlight, on the memory store in the same run,
 // to compare stores within one run on a loaded machine.
 func BenchTaskLife(b *testing.B, store tasks.Store, bus tasks.Bus, inFlight int) {
@@ -40,6 +43,7 @@ func BenchTaskLife(b *testing.B, store tasks.Store, bus tasks.Bus, inFlight int)
 		wg    sync.WaitGroup
 	)
 	left.Store(int64(b.N))
+	cpuBefore, cpuKnown := processCPU()
 	b.ResetTimer()
 	for c := range inFlight {
 		wg.Add(1)
@@ -56,6 +60,9 @@ func BenchTaskLife(b *testing.B, store tasks.Store, bus tasks.Bus, inFlight int)
 	}
 	wg.Wait()
 	b.StopTimer()
+	if cpuAfter, ok := processCPU(); ok && cpuKnown {
+		b.ReportMetric(float64((cpuAfter-cpuBefore).Microseconds())/float64(b.N), "cpu-µs/task")
+	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
 	b.ReportMetric(float64(polls.Load())/float64(b.N), "polls/task")
 }
