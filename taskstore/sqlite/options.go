@@ -72,7 +72,8 @@ func (s Synchronous) rank() int {
 
 // WithBusyTimeout sets how long a write waits for another process's write
 // transaction to finish before failing with "database is locked"
-// (default DefaultBusyTimeout).
+// (default DefaultBusyTimeout). The Stores and Buses of a process on one
+// file share one writer, which keeps the busy timeout of the first opened.
 func WithBusyTimeout(d time.Duration) Option { return func(c *config) { c.busyTimeout = d } }
 
 // WithReadConns sets how many connections serve reads (Get, List and the
