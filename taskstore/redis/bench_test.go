@@ -7,11 +7,15 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	goredis "github.com/redis/go-redis/v9"
+
 	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/tasks/storetest"
+	"github.com/weftmcp/weft/taskstore/redis"
 )
 
 // benchRecord returns a new working record as the Runtime writes it.
@@ -158,8 +162,34 @@ func BenchmarkTaskLife(b *testing.B) {
 			storetest.BenchTaskLife(b, tasks.NewMemoryStore(), tasks.NewMemoryBus(), n)
 		})
 		b.Run(fmt.Sprintf("store=redis/inflight=%d", n), func(b *testing.B) {
-			prefix := newPrefix(b)
-			storetest.BenchTaskLife(b, newStore(b, prefix), newBus(b, prefix), n)
+			prefix, c, trips := newPrefix(b), newClient(b), &roundTrips{}
+			c.AddHook(trips)
+			s, err := redis.New(c, redis.WithPrefix(prefix))
+			if err != nil {
+				b.Fatal(err)
+			}
+			storetest.BenchTaskLife(b, s, newBusOn(b, c, prefix), n)
+			b.ReportMetric(float64(trips.n.Load())/float64(b.N), "round-trips/task")
 		})
+	}
+}
+
+// roundTrips counts the requests a client sends to Redis: a command, or a
+// pipeline, is one round trip.
+type roundTrips struct{ n atomic.Int64 }
+
+func (r *roundTrips) DialHook(next goredis.DialHook) goredis.DialHook { return next }
+
+func (r *roundTrips) ProcessHook(next goredis.ProcessHook) goredis.ProcessHook {
+	return func(ctx context.Context, cmd goredis.Cmder) error {
+		r.n.Add(1)
+		return next(ctx, cmd)
+	}
+}
+
+func (r *roundTrips) ProcessPipelineHook(next goredis.ProcessPipelineHook) goredis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []goredis.Cmder) error {
+		r.n.Add(1)
+		return next(ctx, cmds)
 	}
 }
