@@ -8,17 +8,17 @@ import (
 	"github.com/weftmcp/weft/tasks/storetest"
 )
 
-// BenchmarkTaskLife runs whole task lives, clients polling back-to-back, at
+// BenchmarkPolledTaskLife runs whole task lives, clients polling back-to-back, at
 // 1 and 32 in flight, on the memory store and on PostgreSQL in the same
 // run, so that the ratios hold on a loaded machine.
-func BenchmarkTaskLife(b *testing.B) {
-	for _, n := range storetest.TaskLifeInFlight {
+func BenchmarkPolledTaskLife(b *testing.B) {
+	for _, n := range storetest.PolledLifeInFlight {
 		b.Run(fmt.Sprintf("store=memory/inflight=%d", n), func(b *testing.B) {
-			storetest.BenchTaskLife(b, tasks.NewMemoryStore(), tasks.NewMemoryBus(), n)
+			storetest.BenchPolledTaskLife(b, tasks.NewMemoryStore(), tasks.NewMemoryBus(), n)
 		})
 		b.Run(fmt.Sprintf("store=postgres/inflight=%d", n), func(b *testing.B) {
 			schema := freshSchema(b)
-			storetest.BenchTaskLife(b, open(b, schema), openBus(b, schema), n)
+			storetest.BenchPolledTaskLife(b, open(b, schema), openBus(b, schema), n)
 		})
 	}
 }

@@ -124,6 +124,7 @@ func (s *Store) Create(ctx context.Context, rec *tasks.Record, quota tasks.Quota
 		return fmt.Errorf("postgres: create task %s: %w", rec.ID, err)
 	}
 	rec.Version = 1
+	s.seen.Put(seq, rec) // the Runtime's next write may come with no read before it
 	return nil
 }
 

@@ -153,13 +153,13 @@ func BenchmarkRenewLeases(b *testing.B) {
 	storetest.BenchRenewLeases(b, newStore(b, newPrefix(b)), 10_000)
 }
 
-// BenchmarkTaskLife runs whole task lives, clients polling back-to-back, at
+// BenchmarkPolledTaskLife runs whole task lives, clients polling back-to-back, at
 // 1 and 32 in flight, on the memory store and on Redis in the same run, so
 // that the ratios hold on a loaded machine.
-func BenchmarkTaskLife(b *testing.B) {
-	for _, n := range storetest.TaskLifeInFlight {
+func BenchmarkPolledTaskLife(b *testing.B) {
+	for _, n := range storetest.PolledLifeInFlight {
 		b.Run(fmt.Sprintf("store=memory/inflight=%d", n), func(b *testing.B) {
-			storetest.BenchTaskLife(b, tasks.NewMemoryStore(), tasks.NewMemoryBus(), n)
+			storetest.BenchPolledTaskLife(b, tasks.NewMemoryStore(), tasks.NewMemoryBus(), n)
 		})
 		b.Run(fmt.Sprintf("store=redis/inflight=%d", n), func(b *testing.B) {
 			prefix, c, trips := newPrefix(b), newClient(b), &roundTrips{}
@@ -168,7 +168,7 @@ func BenchmarkTaskLife(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			storetest.BenchTaskLife(b, s, newBusOn(b, c, prefix), n)
+			storetest.BenchPolledTaskLife(b, s, newBusOn(b, c, prefix), n)
 			b.ReportMetric(float64(trips.n.Load())/float64(b.N), "round-trips/task")
 		})
 	}

@@ -89,6 +89,9 @@ func (s *Store) Create(ctx context.Context, rec *tasks.Record, quota tasks.Quota
 		return &tasks.LimitError{Scope: tasks.LimitTotal, Limit: quota.Total}
 	}
 	rec.Version = 1
+	if seq, ok := res.(int64); ok {
+		s.seen.Put(seq, rec) // the Runtime's next write may come with no read before it
+	}
 	return nil
 }
 

@@ -158,18 +158,18 @@ func BenchmarkCreateUnderProgressLoad(b *testing.B) {
 	}
 }
 
-// BenchmarkTaskLife runs whole task lives, clients polling back-to-back, at
+// BenchmarkPolledTaskLife runs whole task lives, clients polling back-to-back, at
 // 1 and 32 in flight, on the memory store and on SQLite at each durability
 // in the same run, so that the ratios hold on a loaded machine.
-func BenchmarkTaskLife(b *testing.B) {
-	for _, n := range storetest.TaskLifeInFlight {
+func BenchmarkPolledTaskLife(b *testing.B) {
+	for _, n := range storetest.PolledLifeInFlight {
 		b.Run(fmt.Sprintf("store=memory/inflight=%d", n), func(b *testing.B) {
-			storetest.BenchTaskLife(b, tasks.NewMemoryStore(), tasks.NewMemoryBus(), n)
+			storetest.BenchPolledTaskLife(b, tasks.NewMemoryStore(), tasks.NewMemoryBus(), n)
 		})
 		for _, sync := range []sqlite.Synchronous{sqlite.SyncFull, sqlite.SyncNormal} {
 			b.Run(fmt.Sprintf("store=sqlite-%s/inflight=%d", sync, n), func(b *testing.B) {
 				path := dbPath(b)
-				storetest.BenchTaskLife(b, open(b, path, sqlite.WithSynchronous(sync)), openBus(b, path), n)
+				storetest.BenchPolledTaskLife(b, open(b, path, sqlite.WithSynchronous(sync)), openBus(b, path), n)
 				reportWriter(b, path)
 			})
 		}

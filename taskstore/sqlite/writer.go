@@ -13,7 +13,7 @@ import (
 // commits whatever is queued in one transaction: one lock and one disk sync
 // for a batch instead of one per write. With full sync and 32 clients
 // polling back-to-back, one transaction per write ran 19 tasks/s against
-// 153 at one client (BenchmarkTaskLife); see docs/decisions.md, "Durable
+// 153 at one client (BenchmarkPolledTaskLife); see docs/decisions.md, "Durable
 // stores under load", for the figures since.
 //
 // Each write still stands alone: it runs inside a savepoint, so one that
