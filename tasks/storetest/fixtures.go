@@ -132,3 +132,21 @@ func sameIDs(t *testing.T, what string, got []string, want ...string) {
 		t.Fatalf("%s: got IDs %v, want %v", what, got, want)
 	}
 }
+
+// createIn creates rec in s and brings it to status, and returns it as
+// stored.
+func createIn(t *testing.T, s tasks.Store, rec *tasks.Record, status tasks.Status) *tasks.Record {
+	t.Helper()
+	create(t, s, rec)
+	if status == tasks.StatusWorking {
+		return rec
+	}
+	cur := get(t, s, rec.ID)
+	if status.Terminal() {
+		finish(cur, status)
+	} else {
+		cur.Status = status
+	}
+	update(t, s, cur)
+	return cur
+}

@@ -57,6 +57,7 @@ func runStore(t *testing.T, open pairOpener) {
 		{"Expired", testExpired},
 		{"DeleteExpired", testDeleteExpired},
 		{"LeaseExpired", testLeaseExpired},
+		{"RenewLeases", testRenewLeases},
 		{"CancelledContext", testCancelledContext},
 	}
 	for _, tt := range tests {
@@ -198,18 +199,7 @@ func testIdentity(t *testing.T, open pairOpener) {
 // reach creates a record and moves it to status through legal steps.
 func reach(t *testing.T, s tasks.Store, status tasks.Status) *tasks.Record {
 	t.Helper()
-	rec := create(t, s, newRecord("alice"))
-	if status == tasks.StatusWorking {
-		return get(t, s, rec.ID)
-	}
-	cur := get(t, s, rec.ID)
-	if status.Terminal() {
-		finish(cur, status)
-	} else {
-		cur.Status = status
-	}
-	update(t, s, cur)
-	return get(t, s, rec.ID)
+	return get(t, s, createIn(t, s, newRecord("alice"), status).ID)
 }
 
 func testStateMachine(t *testing.T, open pairOpener) {
@@ -750,17 +740,7 @@ func testLeaseExpired(t *testing.T, open pairOpener) {
 		if lease == 0 {
 			rec.LeaseExpiresAt = time.Time{}
 		}
-		create(t, a, rec)
-		if status != tasks.StatusWorking {
-			cur := get(t, a, rec.ID)
-			if status.Terminal() {
-				finish(cur, status)
-			} else {
-				cur.Status = status
-			}
-			update(t, a, cur)
-		}
-		return rec.ID
+		return createIn(t, a, rec, status).ID
 	}
 	first := leased("instance-a", 10*time.Second, tasks.StatusWorking)
 	second := leased("instance-b", 20*time.Second, tasks.StatusInputRequired)

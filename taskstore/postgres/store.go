@@ -18,6 +18,9 @@ import (
 // with Close.
 type Store struct {
 	pool *pgxpool.Pool
+	// seen remembers the tasks this Store last read or wrote, so that an
+	// Update of a record read through it need not read it again.
+	seen *tasks.VersionCache
 	// grace is how long after expiry Create deletes a task by itself.
 	grace time.Duration
 }
@@ -48,7 +51,7 @@ func Open(ctx context.Context, connString string, opts ...Option) (*Store, error
 		pool.Close()
 		return nil, err
 	}
-	return &Store{pool: pool, grace: cfg.grace}, nil
+	return &Store{pool: pool, seen: tasks.NewVersionCache(seenTasks), grace: cfg.grace}, nil
 }
 
 // Close releases the Store's connections.
@@ -57,6 +60,15 @@ func (s *Store) Close() error {
 	return nil
 }
 
+// seenTasks bounds the tasks a Store remembers for Update: enough for the
+// tasks a busy instance updates within a few seconds.
+const seenTasks = 10_000
+
+// maxStaleWrites bounds how often Update reads a task again that changed
+// between the state it checked and its write, before reporting a
+// conflict.
+const maxStaleWrites = 3
+
 // Advisory lock keys serializing quota checks: one for the total, and one
 // per principal derived from its name.
 const (
@@ -64,7 +76,12 @@ const (
 	quotaLockPrincipal = 0x77656674707263 // "weftprc", the seed of the principal's hash
 )
 
-// Create implements tasks.Store.
+// Create implements tasks.Store, in one round trip: the statements are
+// sent as one batch, which PostgreSQL runs as one implicit transaction, and
+// the INSERT itself checks the quota, after the advisory locks that
+// serialize quota checks. A transaction of its own took four round trips
+// and two more per quota (BEGIN, DELETE, lock and count per quota, INSERT,
+// COMMIT: eight under the Runtime's default limits).
 func (s *Store) Create(ctx context.Context, rec *tasks.Record, quota tasks.Quota) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("postgres: create: %w", err)
@@ -76,60 +93,59 @@ func (s *Store) Create(ctx context.Context, rec *tasks.Record, quota tasks.Quota
 	if err != nil {
 		return err
 	}
-	return s.write(ctx, "create", func(tx pgx.Tx) error {
-		if err := s.dropLongExpired(ctx, tx, rec.CreatedAt); err != nil {
-			return err
-		}
-		if err := checkQuota(ctx, tx, rec.Principal, quota); err != nil {
-			return err
-		}
-		var seq int64
-		switch err := tx.QueryRow(ctx, insertTask, args...).Scan(&seq); {
-		case errors.Is(err, pgx.ErrNoRows):
-			return fmt.Errorf("%w: %s", tasks.ErrExists, rec.ID)
-		case err != nil:
-			return err
-		}
-		if err := insertInputs(ctx, tx, seq, rec.Inputs, 0); err != nil {
-			return err
-		}
-		rec.Version = 1
-		return nil
-	})
-}
-
-// checkQuota fails with a *tasks.LimitError when another unfinished task
-// would exceed the quota. The counts are taken under advisory locks held
-// until the transaction ends, so two instances creating at once cannot
-// both see room for one more.
-func checkQuota(ctx context.Context, tx pgx.Tx, principal string, quota tasks.Quota) error {
+	batch := &pgx.Batch{}
+	if at, ok := s.longExpiredBefore(rec.CreatedAt); ok {
+		batch.Queue(dropLongExpired, at)
+	}
 	if quota.Total > 0 {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(quotaLockTotal)); err != nil {
-			return err
-		}
-		var n int
-		if err := tx.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM weft_tasks WHERE unfinished LIMIT $1) q`, quota.Total).Scan(&n); err != nil {
-			return err
-		}
-		if n >= quota.Total {
-			return &tasks.LimitError{Scope: tasks.LimitTotal, Limit: quota.Total}
-		}
+		batch.Queue(`SELECT pg_advisory_xact_lock($1)`, int64(quotaLockTotal))
 	}
 	if quota.PerPrincipal > 0 {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, $2))`, principal, int64(quotaLockPrincipal)); err != nil {
-			return err
-		}
-		var n int
-		err := tx.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM weft_tasks WHERE principal = $1 AND unfinished LIMIT $2) q`,
-			principal, quota.PerPrincipal).Scan(&n)
-		if err != nil {
-			return err
-		}
-		if n >= quota.PerPrincipal {
-			return &tasks.LimitError{Scope: tasks.LimitPrincipal, Limit: quota.PerPrincipal}
+		batch.Queue(`SELECT pg_advisory_xact_lock(hashtextextended($1, $2))`, rec.Principal, int64(quotaLockPrincipal))
+	}
+	batch.Queue(insertTaskWithinQuota, append(args, int64(quota.Total), int64(quota.PerPrincipal))...)
+	results := s.pool.SendBatch(ctx, batch)
+	var seq int64
+	for range batch.Len() - 1 {
+		if _, err = results.Exec(); err != nil {
+			break
 		}
 	}
+	if err == nil {
+		err = results.QueryRow().Scan(&seq)
+	}
+	if closeErr := results.Close(); err == nil {
+		err = closeErr
+	}
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return s.refusal(ctx, rec, quota)
+	case err != nil:
+		return fmt.Errorf("postgres: create task %s: %w", rec.ID, err)
+	}
+	rec.Version = 1
+	s.seen.Put(seq, rec) // the Runtime's next write may come with no read before it
 	return nil
+}
+
+// refusal tells why Create inserted nothing: the ID is taken, or a quota
+// is full (as a count after the refusal shows it).
+func (s *Store) refusal(ctx context.Context, rec *tasks.Record, quota tasks.Quota) error {
+	var taken bool
+	var total, mine int64
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM weft_tasks WHERE id = $1),
+		(SELECT count(*) FROM (SELECT 1 FROM weft_tasks WHERE unfinished LIMIT $2) q),
+		(SELECT count(*) FROM (SELECT 1 FROM weft_tasks WHERE principal = $3 AND unfinished LIMIT $4) q)`,
+		rec.ID, int64(quota.Total), rec.Principal, int64(quota.PerPrincipal)).Scan(&taken, &total, &mine)
+	switch {
+	case err != nil:
+		return fmt.Errorf("postgres: create task %s: finding why it was refused: %w", rec.ID, err)
+	case taken:
+		return fmt.Errorf("%w: %s", tasks.ErrExists, rec.ID)
+	case quota.Total > 0 && total >= int64(quota.Total):
+		return &tasks.LimitError{Scope: tasks.LimitTotal, Limit: quota.Total}
+	}
+	return &tasks.LimitError{Scope: tasks.LimitPrincipal, Limit: quota.PerPrincipal}
 }
 
 // Get implements tasks.Store.
@@ -137,21 +153,74 @@ func (s *Store) Get(ctx context.Context, id string) (*tasks.Record, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("postgres: get: %w", err)
 	}
-	found, _, err := queryTasks(ctx, s.pool, selectByID, id)
+	rec, seq, err := s.read(ctx, id)
 	if err != nil {
-		return nil, fmt.Errorf("postgres: get task %s: %w", id, err)
+		return nil, err
 	}
-	if len(found) == 0 {
-		return nil, tasks.ErrNotFound
-	}
-	return found[0], nil
+	s.seen.Put(seq, rec)
+	return rec, nil
 }
 
-// Update implements tasks.Store.
+// Update implements tasks.Store. A change that adds no input rows (every
+// change but asking and answering) is one conditional UPDATE: checked with
+// tasks.CheckUpdate against the state the record was read at (remembered
+// from the Get before it, or read again), and written only if the task is
+// still at that version. That is one round trip where a locking
+// transaction took four (BEGIN, SELECT ... FOR UPDATE, UPDATE, COMMIT).
 func (s *Store) Update(ctx context.Context, rec *tasks.Record) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("postgres: update: %w", err)
 	}
+	stored, seq, remembered := s.seen.At(rec.ID, rec.Version)
+	for range maxStaleWrites {
+		if !remembered {
+			var err error
+			if stored, seq, err = s.read(ctx, rec.ID); err != nil {
+				return err
+			}
+		}
+		if err := tasks.CheckUpdate(stored, rec); err != nil {
+			return err
+		}
+		if len(tasks.NewAnswers(stored, rec)) > 0 || len(rec.Inputs) > len(stored.Inputs) {
+			return s.updateInputs(ctx, rec)
+		}
+		version := stored.Version + 1
+		args, err := updateArgs(rec, version, seq)
+		if err != nil {
+			return err
+		}
+		tag, err := s.pool.Exec(ctx, updateTaskAt, append(args, int64(stored.Version))...)
+		if err != nil {
+			return fmt.Errorf("postgres: update task %s: %w", rec.ID, err)
+		}
+		if tag.RowsAffected() == 1 {
+			rec.Version = version
+			s.seen.Put(seq, rec)
+			return nil
+		}
+		// The task changed, or went, since that state: check against the new one.
+		s.seen.Forget(rec.ID)
+		remembered = false
+	}
+	return fmt.Errorf("%w: task %s kept changing while it was being written", tasks.ErrConflict, rec.ID)
+}
+
+// read returns the stored task and its row's sequence number.
+func (s *Store) read(ctx context.Context, id string) (*tasks.Record, int64, error) {
+	found, seqs, err := queryTasks(ctx, s.pool, selectByID, id)
+	if err != nil {
+		return nil, 0, fmt.Errorf("postgres: get task %s: %w", id, err)
+	}
+	if len(found) == 0 {
+		return nil, 0, tasks.ErrNotFound
+	}
+	return found[0], seqs[0], nil
+}
+
+// updateInputs makes an Update that answers or adds input requests, in a
+// transaction that locks the task's row.
+func (s *Store) updateInputs(ctx context.Context, rec *tasks.Record) error {
 	var version uint64
 	err := s.write(ctx, "update", func(tx pgx.Tx) error {
 		found, seqs, err := queryTasks(ctx, tx, selectByIDForUpdate, rec.ID)
@@ -187,6 +256,7 @@ func (s *Store) Update(ctx context.Context, rec *tasks.Record) error {
 		return err
 	}
 	rec.Version = version
+	s.seen.Forget(rec.ID)
 	return nil
 }
 
@@ -241,20 +311,23 @@ func (s *Store) DeleteExpired(ctx context.Context, now time.Time, limit int) ([]
 	return gone, nil
 }
 
-// dropLongExpired deletes, inside a Create, up to two tasks that expired
-// more than the grace before the new task's creation, whatever their
-// status: the bound on expired tasks when no Runtime sweeps.
-func (s *Store) dropLongExpired(ctx context.Context, tx pgx.Tx, created time.Time) error {
+// dropLongExpired deletes, in a Create's batch, up to two tasks that
+// expired before a time, whatever their status: the bound on expired tasks
+// when no Runtime sweeps.
+const dropLongExpired = `DELETE FROM weft_tasks WHERE seq IN (SELECT seq FROM weft_tasks
+	WHERE expires_ns IS NOT NULL AND expires_ns <= $1 ORDER BY expires_ns LIMIT 2 FOR UPDATE SKIP LOCKED)`
+
+// longExpiredBefore returns the time before which a task created at
+// created has expired long enough (the grace) for Create to delete it.
+func (s *Store) longExpiredBefore(created time.Time) (any, bool) {
 	if created.IsZero() {
-		return nil
+		return nil, false
 	}
 	at, err := timeArg(created.Add(-s.grace))
 	if err != nil {
-		return nil // too early in time for anything to have expired a grace ago
+		return nil, false // too early in time for anything to have expired a grace ago
 	}
-	_, err = tx.Exec(ctx, `DELETE FROM weft_tasks WHERE seq IN (SELECT seq FROM weft_tasks
-		WHERE expires_ns IS NOT NULL AND expires_ns <= $1 ORDER BY expires_ns LIMIT 2 FOR UPDATE SKIP LOCKED)`, at)
-	return err
+	return at, true
 }
 
 // LeaseExpired implements tasks.Store.

@@ -1,6 +1,11 @@
 package postgres_test
 
 import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,4 +30,64 @@ func TestExpiryBackstop(t *testing.T) {
 	storetest.TestExpiryBackstop(t, func(t *testing.T, grace time.Duration) tasks.Store {
 		return open(t, freshSchema(t), postgres.WithExpiryGrace(grace))
 	})
+}
+
+// Creates racing from two instances hold a quota exactly: the advisory
+// locks and the INSERT that counts under them share one implicit
+// transaction, the batch's.
+func TestRacingCreatesHoldTheQuota(t *testing.T) {
+	schema := freshSchema(t)
+	stores := []*postgres.Store{open(t, schema), open(t, schema)}
+	const racers, limit = 24, 5
+	quotas := []tasks.Quota{{Total: limit}, {PerPrincipal: limit}}
+	for _, quota := range quotas {
+		errs := make(chan error, racers)
+		var start sync.WaitGroup
+		start.Add(1)
+		for i := range racers {
+			go func() {
+				start.Wait()
+				rec := newTask(fmt.Sprintf("racer-%+v", quota))
+				errs <- stores[i%2].Create(context.Background(), rec, quota)
+			}()
+		}
+		start.Done()
+		created := 0
+		for range racers {
+			switch err := <-errs; {
+			case err == nil:
+				created++
+			case !errors.Is(err, tasks.ErrLimit):
+				t.Errorf("a racing Create failed with %v, want success or a LimitError", err)
+			}
+		}
+		if created != limit {
+			t.Errorf("%d racing Creates under the quota %+v succeeded, want %d", created, quota, limit)
+		}
+		// Finish them, so the next quota starts from none unfinished.
+		for _, s := range stores[:1] {
+			expired, err := s.LeaseExpired(context.Background(), time.Now().Add(time.Hour), 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, id := range expired {
+				rec, err := s.Get(context.Background(), id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec.Status, rec.Result = tasks.StatusCompleted, []byte(`{}`)
+				if err := s.Update(context.Background(), rec); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+// newTask returns a new working task of the principal, leased to an
+// instance for a minute.
+func newTask(principal string) *tasks.Record {
+	now := time.Now()
+	return &tasks.Record{ID: rand.Text(), Principal: principal, Method: "tools/call", Name: "echo",
+		Status: tasks.StatusWorking, CreatedAt: now, UpdatedAt: now, Owner: "a", LeaseExpiresAt: now.Add(time.Minute), Runs: 1}
 }

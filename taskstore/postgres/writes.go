@@ -10,14 +10,22 @@ import (
 
 // Writing records: the statements and their arguments.
 
-// insertTask stores a new task at version 1, unless its ID is taken (then
-// it returns no row): the identity columns, then the mutable ones in the
-// order mutableArgs gives them, then unfinished.
-const insertTask = `INSERT INTO weft_tasks (id, principal, method, name, params, policy_rerun, policy_max_runs, created_ns,
+// insertTaskWithinQuota stores a new task at version 1, unless its ID is
+// taken or the total or the principal's unfinished tasks are at their
+// quotas (0 for none; given after the insert's arguments): then it returns
+// no row. The identity columns come first, then the mutable ones in the
+// order mutableArgs gives them, then unfinished. The casts give each
+// argument its column's type, which a SELECT does not infer.
+const insertTaskWithinQuota = `INSERT INTO weft_tasks (id, principal, method, name, params, policy_rerun, policy_max_runs, created_ns,
 	status, status_message, updated_ns, expires_ns, poll_interval_ns,
 	result, is_error, error_code, error_message, error_data,
 	owner, lease_expires_ns, runs, version, unfinished)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, 1, $22)
+SELECT $1::text, $2::text, $3::text, $4::text, $5::bytea, $6::boolean, $7::integer, $8::bigint,
+	$9::text, $10::text, $11::bigint, $12::bigint, $13::bigint,
+	$14::bytea, $15::boolean, $16::bigint, $17::text, $18::bytea,
+	$19::text, $20::bigint, $21::integer, 1, $22::boolean
+WHERE ($23::bigint = 0 OR (SELECT count(*) FROM (SELECT 1 FROM weft_tasks WHERE unfinished LIMIT $23::bigint) q) < $23::bigint)
+	AND ($24::bigint = 0 OR (SELECT count(*) FROM (SELECT 1 FROM weft_tasks WHERE principal = $2::text AND unfinished LIMIT $24::bigint) q) < $24::bigint)
 ON CONFLICT (id) DO NOTHING
 RETURNING seq`
 
@@ -29,7 +37,12 @@ const updateTask = `UPDATE weft_tasks SET
 	owner = $11, lease_expires_ns = $12, runs = $13, version = $14, unfinished = $15
 WHERE seq = $16`
 
-// insertArgs returns insertTask's arguments for rec.
+// updateTaskAt is updateTask, made only if the row is still at the version
+// given last.
+const updateTaskAt = updateTask + ` AND version = $17`
+
+// insertArgs returns insertTaskWithinQuota's arguments for rec, before
+// the quotas.
 func insertArgs(rec *tasks.Record) ([]any, error) {
 	created, err := timeArg(rec.CreatedAt)
 	if err != nil {

@@ -4,12 +4,18 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	goredis "github.com/redis/go-redis/v9"
+
 	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/tasks/storetest"
+	"github.com/weftmcp/weft/taskstore/redis"
 )
 
 // benchRecord returns a new working record as the Runtime writes it.
@@ -138,4 +144,52 @@ func reportLatencies(b *testing.B, ds []time.Duration, what string) {
 	slices.Sort(ds)
 	b.ReportMetric(float64(ds[len(ds)/2].Microseconds()), what+"-p50-µs")
 	b.ReportMetric(float64(ds[len(ds)*99/100].Microseconds()), what+"-p99-µs")
+}
+
+// BenchmarkRenewLeases renews the leases of 10,000 running tasks, as one
+// heartbeat of an instance running them does: it must take well under
+// the 30 s lease.
+func BenchmarkRenewLeases(b *testing.B) {
+	storetest.BenchRenewLeases(b, newStore(b, newPrefix(b)), 10_000)
+}
+
+// BenchmarkPolledTaskLife runs whole task lives, clients polling back-to-back, at
+// 1 and 32 in flight, on the memory store and on Redis in the same run, so
+// that the ratios hold on a loaded machine.
+func BenchmarkPolledTaskLife(b *testing.B) {
+	for _, n := range storetest.PolledLifeInFlight {
+		b.Run(fmt.Sprintf("store=memory/inflight=%d", n), func(b *testing.B) {
+			storetest.BenchPolledTaskLife(b, tasks.NewMemoryStore(), tasks.NewMemoryBus(), n)
+		})
+		b.Run(fmt.Sprintf("store=redis/inflight=%d", n), func(b *testing.B) {
+			prefix, c, trips := newPrefix(b), newClient(b), &roundTrips{}
+			c.AddHook(trips)
+			s, err := redis.New(c, redis.WithPrefix(prefix))
+			if err != nil {
+				b.Fatal(err)
+			}
+			storetest.BenchPolledTaskLife(b, s, newBusOn(b, c, prefix), n)
+			b.ReportMetric(float64(trips.n.Load())/float64(b.N), "round-trips/task")
+		})
+	}
+}
+
+// roundTrips counts the requests a client sends to Redis: a command, or a
+// pipeline, is one round trip.
+type roundTrips struct{ n atomic.Int64 }
+
+func (r *roundTrips) DialHook(next goredis.DialHook) goredis.DialHook { return next }
+
+func (r *roundTrips) ProcessHook(next goredis.ProcessHook) goredis.ProcessHook {
+	return func(ctx context.Context, cmd goredis.Cmder) error {
+		r.n.Add(1)
+		return next(ctx, cmd)
+	}
+}
+
+func (r *roundTrips) ProcessPipelineHook(next goredis.ProcessPipelineHook) goredis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []goredis.Cmder) error {
+		r.n.Add(1)
+		return next(ctx, cmds)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"slices"
 	"testing"
@@ -155,4 +156,38 @@ func BenchmarkCreateUnderProgressLoad(b *testing.B) {
 				openBus(b, path, sqlite.WithSynchronous(sync)))
 		})
 	}
+}
+
+// BenchmarkPolledTaskLife runs whole task lives, clients polling back-to-back, at
+// 1 and 32 in flight, on the memory store and on SQLite at each durability
+// in the same run, so that the ratios hold on a loaded machine.
+func BenchmarkPolledTaskLife(b *testing.B) {
+	for _, n := range storetest.PolledLifeInFlight {
+		b.Run(fmt.Sprintf("store=memory/inflight=%d", n), func(b *testing.B) {
+			storetest.BenchPolledTaskLife(b, tasks.NewMemoryStore(), tasks.NewMemoryBus(), n)
+		})
+		for _, sync := range []sqlite.Synchronous{sqlite.SyncFull, sqlite.SyncNormal} {
+			b.Run(fmt.Sprintf("store=sqlite-%s/inflight=%d", sync, n), func(b *testing.B) {
+				path := dbPath(b)
+				storetest.BenchPolledTaskLife(b, open(b, path, sqlite.WithSynchronous(sync)), openBus(b, path), n)
+				reportWriter(b, path)
+			})
+		}
+	}
+}
+
+// reportWriter reports the transactions committed and the writes they held
+// per operation of the benchmark, on the file at path: with full sync,
+// each transaction is one sync of the log to the disk.
+func reportWriter(b *testing.B, path string) {
+	commits, writes := sqlite.WriterCounts(path)
+	b.ReportMetric(float64(commits)/float64(b.N), "commits/op")
+	b.ReportMetric(float64(writes)/float64(b.N), "writes/op")
+}
+
+// BenchmarkRenewLeases renews the leases of 10,000 running tasks at the
+// default durability (full sync), as one heartbeat of an instance running
+// them does: it must take well under the 30 s lease.
+func BenchmarkRenewLeases(b *testing.B) {
+	storetest.BenchRenewLeases(b, open(b, dbPath(b)), 10_000)
 }

@@ -28,7 +28,8 @@ type Bus struct {
 	path   string
 	origin string // tells this Bus's own rows apart when polling
 	cfg    config
-	db     *sql.DB
+	w      *sharedWriter // writes signals, in the batches of the file's writes
+	db     *sql.DB       // reads other Buses' signals
 	local  *tasks.MemoryBus
 	cancel context.CancelFunc // stops polling
 	done   chan struct{}      // closed when polling has stopped
@@ -58,20 +59,20 @@ func OpenBus(ctx context.Context, path string, opts ...Option) (*Bus, error) {
 	if cfg.pollInterval <= 0 || cfg.retention <= 0 {
 		return nil, fmt.Errorf("sqlite: the bus poll interval (%v) and retention (%v) must be positive", cfg.pollInterval, cfg.retention)
 	}
-	// Signals are wake-ups, not data: their commits need not reach the disk.
-	cfg.synchronous = "OFF"
-	db, err := openDB(path, cfg, false)
+	w, err := acquireWriter(ctx, path, cfg)
 	if err != nil {
 		return nil, err
 	}
-	db.SetMaxOpenConns(2) // one polling while one publishes
-	if err := migrate(ctx, db, path); err != nil {
-		db.Close()
+	db, err := openDB(path, cfg, true)
+	if err != nil {
+		releaseWriter(w)
 		return nil, err
 	}
+	db.SetMaxOpenConns(1) // one poll at a time
 	var last int64
 	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM weft_signals`).Scan(&last); err != nil {
 		db.Close()
+		releaseWriter(w)
 		return nil, fmt.Errorf("sqlite: opening a bus on %s: reading the newest signal: %w", path, err)
 	}
 	pollCtx, cancel := context.WithCancel(context.Background())
@@ -79,6 +80,7 @@ func OpenBus(ctx context.Context, path string, opts ...Option) (*Bus, error) {
 		path:   path,
 		origin: rand.Text(),
 		cfg:    cfg,
+		w:      w,
 		db:     db,
 		local:  tasks.NewMemoryBus(),
 		cancel: cancel,
@@ -107,26 +109,24 @@ func (b *Bus) Publish(ctx context.Context, s tasks.Signal) error {
 		return err
 	}
 	now := time.Now()
-	tx, err := b.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("sqlite: publish: starting a write transaction on %s: %w", b.path, err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO weft_signals (origin, task_id, kind, published_ms) VALUES (?, ?, ?, ?)`,
-		b.origin, s.TaskID, string(s.Kind), now.UnixMilli()); err != nil {
-		return fmt.Errorf("sqlite: publish: writing the signal to %s: %w", b.path, err)
-	}
-	if prune {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM weft_signals WHERE published_ms < ?`,
-			now.Add(-b.cfg.retention).UnixMilli()); err != nil {
-			return fmt.Errorf("sqlite: publish: deleting old signals from %s: %w", b.path, err)
+	return b.w.do(ctx, "publish", syncOff, noRuleErrors, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO weft_signals (origin, task_id, kind, published_ms) VALUES (?, ?, ?, ?)`,
+			b.origin, s.TaskID, string(s.Kind), now.UnixMilli()); err != nil {
+			return fmt.Errorf("writing the signal: %w", err)
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: publish: committing the signal to %s: %w", b.path, err)
-	}
-	return nil
+		if prune {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM weft_signals WHERE published_ms < ?`,
+				now.Add(-b.cfg.retention).UnixMilli()); err != nil {
+				return fmt.Errorf("deleting old signals: %w", err)
+			}
+		}
+		return nil
+	})
 }
+
+// noRuleErrors is the keep of writes that have no rule errors to hand over
+// unwrapped.
+func noRuleErrors(error) bool { return false }
 
 // Subscribe implements tasks.Bus. The subscription receives signals
 // published through this Bus at once, and those of other Buses on the file
@@ -162,7 +162,7 @@ func (b *Bus) Close() error {
 	b.mu.Unlock()
 	b.cancel()
 	<-b.done
-	return b.db.Close()
+	return errors.Join(b.db.Close(), releaseWriter(b.w))
 }
 
 // errBusClosed is returned by calls on a closed Bus.

@@ -55,9 +55,25 @@ const (
 	SyncNormal Synchronous = "NORMAL"
 )
 
+// syncOff is the durability of a Bus's signals, which are wake-ups, not
+// data: their commits need not reach the disk.
+const syncOff Synchronous = "OFF"
+
+// rank orders the settings from the least durable to the most.
+func (s Synchronous) rank() int {
+	switch s {
+	case SyncFull:
+		return 2
+	case SyncNormal:
+		return 1
+	}
+	return 0
+}
+
 // WithBusyTimeout sets how long a write waits for another process's write
 // transaction to finish before failing with "database is locked"
-// (default DefaultBusyTimeout).
+// (default DefaultBusyTimeout). The Stores and Buses of a process on one
+// file share one writer, which keeps the busy timeout of the first opened.
 func WithBusyTimeout(d time.Duration) Option { return func(c *config) { c.busyTimeout = d } }
 
 // WithReadConns sets how many connections serve reads (Get, List and the

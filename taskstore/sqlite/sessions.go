@@ -40,7 +40,7 @@ func (ss *SessionStore) Create(ctx context.Context, rec *sessions.Record) error 
 	if err != nil {
 		return err
 	}
-	return ss.write(ctx, "create session", func(tx *sql.Tx) error {
+	return ss.write(ctx, "create session", func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO weft_sessions (`+sessionColumns+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (id) DO NOTHING`,
 			rec.ID, rec.Principal, rec.Version, []byte(rec.Capabilities), []byte(rec.ClientInfo), rec.Level, string(subs),
@@ -105,7 +105,7 @@ func (ss *SessionStore) Touch(ctx context.Context, id string, now time.Time, eve
 	if err != nil || rec.Ended || !rec.LastSeen.Before(now.Add(-every)) {
 		return rec, err
 	}
-	err = ss.write(ctx, "touch session", func(tx *sql.Tx) error {
+	err = ss.write(ctx, "touch session", func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE weft_sessions SET last_seen_ns = ? WHERE id = ? AND ended = 0 AND last_seen_ns < ?`,
 			now.UnixNano(), id, now.Add(-every).UnixNano())
 		if err != nil {
@@ -144,7 +144,7 @@ func (ss *SessionStore) change(ctx context.Context, op, id string, fn func(*sess
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqlite: %s: %w", op, err)
 	}
-	return ss.write(ctx, op, func(tx *sql.Tx) error {
+	return ss.write(ctx, op, func(ctx context.Context, tx *sql.Tx) error {
 		rec, err := ss.read(ctx, tx, id)
 		if err != nil {
 			return err
@@ -167,7 +167,7 @@ func (ss *SessionStore) End(ctx context.Context, id string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqlite: end session: %w", err)
 	}
-	return ss.write(ctx, "end session", func(tx *sql.Tx) error {
+	return ss.write(ctx, "end session", func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE weft_sessions SET ended = 1 WHERE id = ?`, id)
 		if err != nil {
 			return err
@@ -187,7 +187,7 @@ func (ss *SessionStore) Expire(ctx context.Context, idleBefore time.Time, limit 
 		return nil, fmt.Errorf("sqlite: expire sessions: %w", err)
 	}
 	var ids []string
-	err := ss.write(ctx, "expire sessions", func(tx *sql.Tx) error {
+	err := ss.write(ctx, "expire sessions", func(ctx context.Context, tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `DELETE FROM weft_sessions WHERE id IN
 			(SELECT id FROM weft_sessions WHERE last_seen_ns < ? LIMIT ?) RETURNING id`, idleBefore.UnixNano(), limit)
 		if err != nil {
@@ -219,7 +219,7 @@ func (ss *SessionStore) StateKey(ctx context.Context) ([]byte, error) {
 	if !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("sqlite: reading the state key from %s: %w", ss.s.path, err)
 	}
-	err = ss.write(ctx, "make the state key", func(tx *sql.Tx) error {
+	err = ss.write(ctx, "make the state key", func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO weft_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`,
 			stateKeyName, sessions.NewKey()); err != nil {
 			return err
@@ -231,22 +231,14 @@ func (ss *SessionStore) StateKey(ctx context.Context) ([]byte, error) {
 
 // write runs fn in a write transaction of the Store; the session store's
 // own errors come back as they are.
-func (ss *SessionStore) write(ctx context.Context, op string, fn func(*sql.Tx) error) error {
-	tx, err := ss.s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("sqlite: %s: starting a write transaction on %s: %w", op, ss.s.path, err)
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		if errors.Is(err, sessions.ErrNotFound) || errors.Is(err, sessions.ErrExists) {
-			return err
-		}
-		return fmt.Errorf("sqlite: %s on %s: %w", op, ss.s.path, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: %s: committing to %s: %w", op, ss.s.path, err)
-	}
-	return nil
+func (ss *SessionStore) write(ctx context.Context, op string, fn writeFunc) error {
+	return ss.s.w.do(ctx, op, ss.s.sync, isSessionRuleError, fn)
+}
+
+// isSessionRuleError tells the errors of the session rules, which callers
+// test for.
+func isSessionRuleError(err error) bool {
+	return errors.Is(err, sessions.ErrNotFound) || errors.Is(err, sessions.ErrExists)
 }
 
 // nonNil returns subs, or an empty list for nil, which encodes as [].

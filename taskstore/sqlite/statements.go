@@ -15,7 +15,7 @@ type statements struct {
 	// On the writer, used inside write transactions.
 	getForUpdate, exists, countPrincipal, countTotal *sql.Stmt
 	insert, update, addInput, answer, remove         *sql.Stmt
-	removeExpired, removeLongExpired                 *sql.Stmt
+	removeExpired, removeLongExpired, renewLeases    *sql.Stmt
 }
 
 // prepare compiles the statements on the read pool r and the writer w.
@@ -48,6 +48,7 @@ func prepare(ctx context.Context, r, w *sql.DB) (*statements, error) {
 		RETURNING id, principal, method, name, status`)
 	st.removeLongExpired = prep(w, `DELETE FROM weft_tasks WHERE seq IN (SELECT seq FROM weft_tasks
 		WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT 2)`)
+	st.renewLeases = prep(w, renewLeases)
 	if err := errors.Join(errs...); err != nil {
 		st.close()
 		return nil, fmt.Errorf("preparing statements: %w", err)
@@ -59,7 +60,7 @@ func prepare(ctx context.Context, r, w *sql.DB) (*statements, error) {
 func (st *statements) close() {
 	for _, s := range []*sql.Stmt{st.get, st.page, st.expired, st.leased, st.getForUpdate, st.exists,
 		st.countPrincipal, st.countTotal, st.insert, st.update, st.addInput, st.answer, st.remove,
-		st.removeExpired, st.removeLongExpired} {
+		st.removeExpired, st.removeLongExpired, st.renewLeases} {
 		if s != nil {
 			s.Close()
 		}

@@ -18,11 +18,13 @@ import (
 // one with Open and release it with Close.
 type Store struct {
 	path string
-	// w is the single connection every write goes through, each write a
-	// BEGIN IMMEDIATE transaction: writers of this process queue for the
-	// connection instead of spinning on SQLite's lock, and writers of
-	// other processes wait on the busy timeout.
-	w *sql.DB
+	// w commits every write of this process to the file, batched (see
+	// writer): writers of this process queue for it instead of spinning on
+	// SQLite's lock, and writers of other processes wait on the busy
+	// timeout.
+	w *sharedWriter
+	// sync is the durability the Store's commits need.
+	sync Synchronous
 	// r serves reads; in WAL mode they never wait for the writer.
 	r  *sql.DB
 	st *statements
@@ -42,35 +44,24 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err := cfg.checkStore(path); err != nil {
 		return nil, err
 	}
-	w, err := openDB(path, cfg, false)
+	w, err := acquireWriter(ctx, path, cfg)
 	if err != nil {
-		return nil, err
-	}
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	w.SetConnMaxIdleTime(0)
-	if err := w.PingContext(ctx); err != nil {
-		w.Close()
-		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
-	}
-	if err := migrate(ctx, w, path); err != nil {
-		w.Close()
 		return nil, err
 	}
 	r, err := openDB(path, cfg, true)
 	if err != nil {
-		w.Close()
+		releaseWriter(w)
 		return nil, err
 	}
 	r.SetMaxOpenConns(cfg.readConns)
 	r.SetMaxIdleConns(cfg.readConns)
-	st, err := prepare(ctx, r, w)
+	st, err := prepare(ctx, r, w.db)
 	if err != nil {
 		r.Close()
-		w.Close()
+		releaseWriter(w)
 		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
 	}
-	return &Store{path: path, w: w, r: r, st: st, grace: cfg.grace}, nil
+	return &Store{path: path, w: w, sync: cfg.synchronous, r: r, st: st, grace: cfg.grace}, nil
 }
 
 // checkStore rejects settings and paths Open cannot work with.
@@ -116,7 +107,7 @@ func openDB(path string, cfg config, readOnly bool) (*sql.DB, error) {
 // Close releases the Store's connections. Calls after Close fail.
 func (s *Store) Close() error {
 	s.st.close()
-	return errors.Join(s.r.Close(), s.w.Close())
+	return errors.Join(s.r.Close(), releaseWriter(s.w))
 }
 
 // Create implements tasks.Store.
@@ -127,7 +118,7 @@ func (s *Store) Create(ctx context.Context, rec *tasks.Record, quota tasks.Quota
 	if err := tasks.CheckCreate(rec); err != nil {
 		return err
 	}
-	return s.write(ctx, "create", func(tx *sql.Tx) error {
+	return s.write(ctx, "create", func(ctx context.Context, tx *sql.Tx) error {
 		var taken int
 		if err := tx.StmtContext(ctx, s.st.exists).QueryRowContext(ctx, rec.ID).Scan(&taken); err != nil {
 			return err
@@ -208,7 +199,7 @@ func (s *Store) Update(ctx context.Context, rec *tasks.Record) error {
 		return fmt.Errorf("sqlite: update: %w", err)
 	}
 	var version uint64
-	err := s.write(ctx, "update", func(tx *sql.Tx) error {
+	err := s.write(ctx, "update", func(ctx context.Context, tx *sql.Tx) error {
 		found, seqs, err := queryTasks(ctx, tx.StmtContext(ctx, s.st.getForUpdate), rec.ID)
 		if err != nil {
 			return err
@@ -250,7 +241,7 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqlite: delete: %w", err)
 	}
-	return s.write(ctx, "delete", func(tx *sql.Tx) error {
+	return s.write(ctx, "delete", func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.StmtContext(ctx, s.st.remove).ExecContext(ctx, id)
 		if err != nil {
 			return err
@@ -264,23 +255,9 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	})
 }
 
-// write runs fn in a write transaction and commits it. Errors of the task
-// rules (from the tasks package) are returned as they are; others say what
-// failed where.
-func (s *Store) write(ctx context.Context, op string, fn func(*sql.Tx) error) (err error) {
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("sqlite: %s: starting a write transaction on %s: %w", op, s.path, err)
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		if tasks.IsRuleError(err) {
-			return err
-		}
-		return fmt.Errorf("sqlite: %s on %s: %w", op, s.path, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: %s: committing to %s: %w", op, s.path, err)
-	}
-	return nil
+// write has fn run in a write transaction and committed, with other writes
+// queued at the time. Errors of the task rules (from the tasks package) are
+// returned as they are; others say what failed where.
+func (s *Store) write(ctx context.Context, op string, fn writeFunc) error {
+	return s.w.do(ctx, op, s.sync, tasks.IsRuleError, fn)
 }

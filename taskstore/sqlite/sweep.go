@@ -31,7 +31,7 @@ func (s *Store) DeleteExpired(ctx context.Context, now time.Time, limit int) ([]
 		return nil, err
 	}
 	var gone []tasks.DeletedTask
-	err = s.write(ctx, "delete expired", func(tx *sql.Tx) error {
+	err = s.write(ctx, "delete expired", func(ctx context.Context, tx *sql.Tx) error {
 		rows, err := tx.StmtContext(ctx, s.st.removeExpired).QueryContext(ctx, at, limit)
 		if err != nil {
 			return err
