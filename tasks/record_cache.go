@@ -69,7 +69,13 @@ func (c *recordCache) follow(ctx context.Context, id string) (*cacheEntry, uint6
 	}
 	c.mu.Unlock()
 	e := &cacheEntry{}
-	sub, inline, err := subscribeFunc(ctx, c.bus, id, func(Signal) { c.signalled(e) })
+	// A task's creation is the one change that no copy of it can predate:
+	// its created signal leaves the copy trusted.
+	sub, inline, err := subscribeFunc(ctx, c.bus, id, func(s Signal) {
+		if s.Kind != SignalCreated {
+			c.signalled(e)
+		}
+	})
 	if err != nil {
 		return nil, 0
 	}

@@ -554,9 +554,14 @@ func (r *Runtime) mutate(ctx context.Context, id string, change func(*Record) er
 // publish signals the task's change to every instance. A lost signal only
 // delays the reaction until the next heartbeat or poll, so failure is logged.
 func (r *Runtime) publish(ctx context.Context, id string, kind SignalKind) {
-	r.cache.publishing(id)
+	cached := kind != SignalCreated // the cache ignores a created signal
+	if cached {
+		r.cache.publishing(id)
+	}
 	if err := r.bus.Publish(context.WithoutCancel(ctx), Signal{TaskID: id, Kind: kind}); err != nil {
-		r.cache.publishFailed(id)
+		if cached {
+			r.cache.publishFailed(id)
+		}
 		r.problem(slog.LevelWarn, "publish", "tasks: could not publish a task signal; other instances notice at their next heartbeat or poll",
 			slog.String("task_id", id), slog.String("signal", string(kind)), slog.Any("error", err))
 	}

@@ -21,7 +21,7 @@ var preloaded = []*redis.Script{
 	getSessionScript, touchSessionScript, createSessionScript, changeSessionScript, endSessionScript,
 	expireSessionsScript, stateKeyScript,
 	appendMessageScript, readMessagesScript, clearReaderScript,
-	listAllScript, totalsScript,
+	listAllScript, totalsScript, renewLeasesScript,
 }
 
 // preloadScripts loads every script into the client's Redis (each server

@@ -31,7 +31,7 @@ func (l *MessageLog) Append(ctx context.Context, session string, box sessions.Bo
 		return 0, fmt.Errorf("sqlite: append a session message: %w", err)
 	}
 	var seq uint64
-	err := l.sessions().write(ctx, "append a session message", func(tx *sql.Tx) error {
+	err := l.sessions().write(ctx, "append a session message", func(ctx context.Context, tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, `INSERT INTO weft_session_boxes (session, box, last) VALUES (?, ?, 1)
 			ON CONFLICT (session, box) DO UPDATE SET last = last + 1 RETURNING last`, session, box).Scan(&seq); err != nil {
 			return err
@@ -96,7 +96,7 @@ func (l *MessageLog) SetReader(ctx context.Context, session, reader string, unti
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqlite: set a session's reader: %w", err)
 	}
-	return l.sessions().write(ctx, "set a session's reader", func(tx *sql.Tx) error {
+	return l.sessions().write(ctx, "set a session's reader", func(ctx context.Context, tx *sql.Tx) error {
 		if until.IsZero() {
 			_, err := tx.ExecContext(ctx, `DELETE FROM weft_session_readers WHERE session = ? AND reader = ?`, session, reader)
 			return err
@@ -125,7 +125,7 @@ func (l *MessageLog) Delete(ctx context.Context, session string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqlite: delete session messages: %w", err)
 	}
-	return l.sessions().write(ctx, "delete session messages", func(tx *sql.Tx) error {
+	return l.sessions().write(ctx, "delete session messages", func(ctx context.Context, tx *sql.Tx) error {
 		for _, table := range []string{"weft_session_boxes", "weft_session_messages", "weft_session_readers"} {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE session = ?`, session); err != nil {
 				return err
