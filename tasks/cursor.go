@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -53,4 +54,38 @@ func (p SeqCursor) Page(cursor string, limit int, fetch func(after int64, n int)
 		return recs, "", nil
 	}
 	return recs[:limit], p.Encode(seqs[limit-1]), nil
+}
+
+// Below reads the cursor of an Inventory page, which lists records
+// numbered below it, newest first: it returns math.MaxInt64 for the first
+// page (cursor ""), and ErrInvalidCursor for a cursor this prefix did not
+// make. A limit below 1 is an error.
+func (p SeqCursor) Below(cursor string, limit int) (int64, error) {
+	if limit < 1 {
+		return 0, fmt.Errorf("the page limit must be at least 1, not %d", limit)
+	}
+	if cursor == "" {
+		return math.MaxInt64, nil
+	}
+	seq, ok := p.Decode(cursor)
+	if !ok {
+		return 0, ErrInvalidCursor
+	}
+	return seq, nil
+}
+
+// EndBelow ends an Inventory page read newest first from a bounded scan:
+// recs and their numbers seqs hold up to limit+1 matching records, and
+// scanFull says the scan reached its bound, at oldest. The next page
+// starts after the page's last record when there are more matches, or
+// after the scan when it stopped at its bound (the page may then be
+// short); otherwise there is none.
+func (p SeqCursor) EndBelow(recs []*Record, seqs []int64, limit int, scanFull bool, oldest int64) ([]*Record, string) {
+	switch {
+	case len(recs) > limit:
+		return recs[:limit], p.Encode(seqs[limit-1])
+	case scanFull:
+		return recs, p.Encode(oldest)
+	}
+	return recs, ""
 }

@@ -3,6 +3,7 @@ package tasks_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -76,5 +77,33 @@ func TestNewAnswersAndIsRuleError(t *testing.T) {
 	}
 	if tasks.IsRuleError(errors.New("disk full")) {
 		t.Error("IsRuleError took an infrastructure error")
+	}
+}
+
+func TestSeqCursorPagesBelow(t *testing.T) {
+	const p = tasks.SeqCursor("xa")
+	if seq, err := p.Below("", 10); err != nil || seq != math.MaxInt64 {
+		t.Errorf(`Below("") = %d, %v; want the first page`, seq, err)
+	}
+	if seq, err := p.Below(p.Encode(42), 10); err != nil || seq != 42 {
+		t.Errorf("Below(its own cursor of 42) = %d, %v", seq, err)
+	}
+	if _, err := p.Below(tasks.SeqCursor("xb").Encode(42), 10); !errors.Is(err, tasks.ErrInvalidCursor) {
+		t.Errorf("Below(another prefix's cursor) = %v, want ErrInvalidCursor", err)
+	}
+	if _, err := p.Below("", 0); err == nil {
+		t.Error("Below with a limit of 0 succeeded")
+	}
+
+	recs := []*tasks.Record{{ID: "c"}, {ID: "b"}, {ID: "a"}}
+	seqs := []int64{30, 20, 10}
+	if page, next := p.EndBelow(recs, seqs, 2, false, 0); len(page) != 2 || next != p.Encode(20) {
+		t.Errorf("a page with one more match: %d records, next %q; want 2 and the cursor below 20", len(page), next)
+	}
+	if page, next := p.EndBelow(recs[:1], seqs[:1], 2, true, 5); len(page) != 1 || next != p.Encode(5) {
+		t.Errorf("a short page whose scan was full: %d records, next %q; want 1 and the cursor below the scan", len(page), next)
+	}
+	if page, next := p.EndBelow(recs[:2], seqs[:2], 2, false, 0); len(page) != 2 || next != "" {
+		t.Errorf("the last page: %d records, next %q; want 2 and no cursor", len(page), next)
 	}
 }

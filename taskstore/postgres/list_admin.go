@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/jackc/pgx/v5"
 
@@ -25,16 +24,9 @@ func (s *Store) ListAll(ctx context.Context, f tasks.Filter, cursor string, limi
 	if err := ctx.Err(); err != nil {
 		return nil, "", fmt.Errorf("postgres: list all: %w", err)
 	}
-	if limit < 1 {
-		return nil, "", fmt.Errorf("postgres: list all: the page limit must be at least 1, not %d", limit)
-	}
-	before := int64(math.MaxInt64)
-	if cursor != "" {
-		seq, ok := adminCursors.Decode(cursor)
-		if !ok {
-			return nil, "", tasks.ErrInvalidCursor
-		}
-		before = seq
+	before, err := adminCursors.Below(cursor, limit)
+	if err != nil {
+		return nil, "", fmt.Errorf("postgres: list all: %w", err)
 	}
 	// $1 the principal ('' for all), $2 the cursor, $3 the scan's size.
 	scan := `SELECT * FROM weft_tasks WHERE seq < $2 ORDER BY seq DESC LIMIT $3`
@@ -61,13 +53,8 @@ ORDER BY t.seq DESC, i.pos`, f.Principal, before, tasks.InventoryScan, string(f.
 	if err != nil {
 		return nil, "", fmt.Errorf("postgres: list all tasks: %w", err)
 	}
-	switch {
-	case len(recs) > limit:
-		return recs[:limit], adminCursors.Encode(seqs[limit-1]), nil
-	case examined == tasks.InventoryScan:
-		return recs, adminCursors.Encode(oldest), nil
-	}
-	return recs, "", nil
+	recs, next := adminCursors.EndBelow(recs, seqs, limit, examined == tasks.InventoryScan, oldest)
+	return recs, next, nil
 }
 
 // Totals implements tasks.Inventory with two grouped counts: every row by

@@ -60,15 +60,12 @@ func (s *Store) ListAll(ctx context.Context, f tasks.Filter, cursor string, limi
 	if err := ctx.Err(); err != nil {
 		return nil, "", fmt.Errorf("redis: list all: %w", err)
 	}
-	if limit < 1 {
-		return nil, "", fmt.Errorf("redis: list all: the page limit must be at least 1, not %d", limit)
+	seq, err := adminCursors.Below(cursor, limit)
+	if err != nil {
+		return nil, "", fmt.Errorf("redis: list all: %w", err)
 	}
 	below := "+inf"
 	if cursor != "" {
-		seq, ok := adminCursors.Decode(cursor)
-		if !ok {
-			return nil, "", tasks.ErrInvalidCursor
-		}
 		below = "(" + strconv.FormatInt(seq, 10)
 	}
 	set := s.keys.all

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"math"
 
 	"github.com/weftmcp/weft/tasks"
 )
@@ -24,16 +23,9 @@ func (s *Store) ListAll(ctx context.Context, f tasks.Filter, cursor string, limi
 	if err := ctx.Err(); err != nil {
 		return nil, "", fmt.Errorf("sqlite: list all: %w", err)
 	}
-	if limit < 1 {
-		return nil, "", fmt.Errorf("sqlite: list all: the page limit must be at least 1, not %d", limit)
-	}
-	before := int64(math.MaxInt64)
-	if cursor != "" {
-		seq, ok := adminCursors.Decode(cursor)
-		if !ok {
-			return nil, "", tasks.ErrInvalidCursor
-		}
-		before = seq
+	before, err := adminCursors.Below(cursor, limit)
+	if err != nil {
+		return nil, "", fmt.Errorf("sqlite: list all: %w", err)
 	}
 	scan, scanArgs := `SELECT * FROM weft_tasks WHERE seq < ? ORDER BY seq DESC LIMIT ?`, []any{before, tasks.InventoryScan}
 	if f.Principal != "" {
@@ -63,13 +55,8 @@ ORDER BY t.seq DESC, i.pos`)
 	if err != nil {
 		return nil, "", fmt.Errorf("sqlite: list all tasks in %s: %w", s.path, err)
 	}
-	switch {
-	case len(recs) > limit:
-		return recs[:limit], adminCursors.Encode(seqs[limit-1]), nil
-	case examined == tasks.InventoryScan:
-		return recs, adminCursors.Encode(oldest), nil
-	}
-	return recs, "", nil
+	recs, next := adminCursors.EndBelow(recs, seqs, limit, examined == tasks.InventoryScan, oldest)
+	return recs, next, nil
 }
 
 // Totals implements tasks.Inventory with two grouped counts: every row by
