@@ -7,11 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/tasks/storetest"
@@ -162,34 +159,14 @@ func BenchmarkPolledTaskLife(b *testing.B) {
 			storetest.BenchPolledTaskLife(b, tasks.NewMemoryStore(), tasks.NewMemoryBus(), n)
 		})
 		b.Run(fmt.Sprintf("store=redis/inflight=%d", n), func(b *testing.B) {
-			prefix, c, trips := newPrefix(b), newClient(b), &roundTrips{}
+			prefix, c, trips := newPrefix(b), newClient(b), &roundTripCounter{}
 			c.AddHook(trips)
 			s, err := redis.New(c, redis.WithPrefix(prefix))
 			if err != nil {
 				b.Fatal(err)
 			}
 			storetest.BenchPolledTaskLife(b, s, newBusOn(b, c, prefix), n)
-			b.ReportMetric(float64(trips.n.Load())/float64(b.N), "round-trips/task")
+			b.ReportMetric(float64(trips.count())/float64(b.N), "round-trips/task")
 		})
-	}
-}
-
-// roundTrips counts the requests a client sends to Redis: a command, or a
-// pipeline, is one round trip.
-type roundTrips struct{ n atomic.Int64 }
-
-func (r *roundTrips) DialHook(next goredis.DialHook) goredis.DialHook { return next }
-
-func (r *roundTrips) ProcessHook(next goredis.ProcessHook) goredis.ProcessHook {
-	return func(ctx context.Context, cmd goredis.Cmder) error {
-		r.n.Add(1)
-		return next(ctx, cmd)
-	}
-}
-
-func (r *roundTrips) ProcessPipelineHook(next goredis.ProcessPipelineHook) goredis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []goredis.Cmder) error {
-		r.n.Add(1)
-		return next(ctx, cmds)
 	}
 }
