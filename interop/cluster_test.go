@@ -29,12 +29,6 @@ import (
 // clients. Without haproxy or redis-server they are skipped, except under
 // CI=true, where that is a failure (scripts/test.sh installs both).
 
-// clusterElicitationEnv, set to 1, adds the legacy flow's elicitation step:
-// the answer to a server-to-client request POSTed to whichever instance
-// the balancer picks. That needs messages routed across instances
-// (issue 17, branch t17route); until then the step stays off.
-const clusterElicitationEnv = "WEFT_INTEROP_CLUSTER_ELICITATION"
-
 // clusterWait bounds each wait for a process of a cluster test: a
 // ceiling for a loaded machine, not a timing.
 const clusterWait = 2 * time.Minute
@@ -46,19 +40,16 @@ const clusterSecret = "interop-cluster-secret-0123456789abcdef"
 // TestClusterLegacyThroughLoadBalancer runs a legacy session of the SDK v1
 // client through the balancer: initialize, tools/list, plain calls, a call
 // with progress, logging/setLevel, resources/subscribe and unsubscribe, a
-// task created, polled and its result read, and DELETE. Every instance
+// task created, polled and its result read, a call whose elicitation the
+// client answers through whichever instance the balancer picks (the
+// answer routed to the waiting handler), and DELETE. Every instance
 // must serve tools/call, and the session must be gone from every instance
 // after the DELETE.
 func TestClusterLegacyThroughLoadBalancer(t *testing.T) {
 	c := startCluster(t)
-	args := []string{c.url}
-	elicit := os.Getenv(clusterElicitationEnv) == "1"
-	if elicit {
-		args = append(args, "--elicit")
-	}
 	var seen legacyFlow
-	runScript(t, "the SDK v1 client through the balancer", "cluster-legacy-client.cjs", nil, &seen, args...)
-	seen.check(t, elicit)
+	runScript(t, "the SDK v1 client through the balancer", "cluster-legacy-client.cjs", nil, &seen, c.url, "--elicit")
+	seen.check(t, true)
 
 	// Every instance served calls of the one session: the balancer has no
 	// stickiness and any instance serves any session.
