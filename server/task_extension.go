@@ -51,7 +51,7 @@ func createdTask(t tasks.Task) *mcp.ExtCreateTaskResult {
 
 // extensionGetTask answers the extension's tasks/get: the detailed task.
 func (s *Server) extensionGetTask(ctx context.Context, r *Request, id string) (result, error) {
-	t, err := s.tasks.rt.Get(ctx, r.principal, id)
+	t, err := s.tasks.rt.Poll(ctx, r.principal, id)
 	if err != nil {
 		return nil, taskError(err, id)
 	}

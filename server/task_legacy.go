@@ -102,7 +102,7 @@ func (s *Server) pushInputs(ss *Session, principal, taskID string) {
 
 // legacyGetTask answers a 2025-11-25 tasks/get: the task, flat.
 func (s *Server) legacyGetTask(ctx context.Context, r *Request, id string) (result, error) {
-	t, err := s.tasks.rt.Get(ctx, r.principal, id)
+	t, err := s.tasks.rt.Poll(ctx, r.principal, id)
 	if err != nil {
 		return nil, taskError(err, id)
 	}

@@ -24,7 +24,8 @@ func TestTaskPollIntervalOnBothSurfaces(t *testing.T) {
 			store := &storetest.CountingStore{Store: tasks.NewMemoryStore()}
 			rt := newRuntimeOn(t, store, tasks.NewMemoryBus(), tasks.WithClock(clock),
 				tasks.WithPollInterval(time.Second), tasks.WithMinPollInterval(50*time.Millisecond),
-				tasks.WithRecordCache(tasks.DefaultRecordCache))
+				tasks.WithRecordCache(tasks.DefaultRecordCache),
+				tasks.WithPollPacing(0)) // the cache alone answers; TestTasksGetIsPaced checks pacing
 			g := newGate()
 			defer g.release()
 			c := open(t, taskServer(t, rt, g, nil), sf.version, sf.caps, nil)
@@ -54,6 +55,60 @@ func TestTaskPollIntervalOnBothSurfaces(t *testing.T) {
 			}
 			if ops := store.Ops().Sub(before); ops.Total() != 0 {
 				t.Errorf("100 back-to-back polls of an unchanged task cost %s, want no store call", ops)
+			}
+		})
+	}
+}
+
+// tasks/get, on both surfaces, is paced: a poll that comes right after
+// another of the same unchanged task is answered when the task changes,
+// not before.
+func TestTasksGetIsPaced(t *testing.T) {
+	for _, sf := range []struct{ name, version, caps, call string }{
+		{"legacy", mcp.Version20251125, `{}`, `{"name":"hold","arguments":{},"task":{}}`},
+		{"extension", mcp.Version20260728, extCaps, `{"name":"hold","arguments":{}}`},
+	} {
+		t.Run(sf.name, func(t *testing.T) {
+			rt := newRuntime(t, tasks.WithPollPacing(time.Hour))
+			g := newGate()
+			defer g.release()
+			c := open(t, taskServer(t, rt, g, nil), sf.version, sf.caps, nil)
+			var created struct {
+				TaskID string `json:"taskId"`
+				Task   struct {
+					TaskID string `json:"taskId"`
+				} `json:"task"`
+			}
+			decode(t, c.mustCall(mcp.MethodToolsCall, sf.call), &created)
+			g.awaitStart(t)
+			get := `{"taskId":"` + created.TaskID + created.Task.TaskID + `"}`
+			if got := member(t, c.mustCall(mcp.MethodTasksGet, get), "status"); got != `"working"` {
+				t.Fatalf("the first poll: status %s, want working", got)
+			}
+			type answer struct {
+				res []byte
+				err error
+			}
+			second := make(chan answer, 1)
+			go func() {
+				res, err := c.call(mcp.MethodTasksGet, get)
+				second <- answer{res, err}
+			}()
+			// Pacing holds the second poll until the task changes, so it
+			// cannot come before the release. Unpaced, it comes at once,
+			// or, on a machine too slow for that, it says "working" below.
+			select {
+			case a := <-second:
+				t.Fatalf("the second poll was answered before the task changed: %s %v", a.res, a.err)
+			case <-time.After(200 * time.Millisecond):
+			}
+			g.release()
+			a := <-second
+			if a.err != nil {
+				t.Fatalf("the second poll: %v", a.err)
+			}
+			if got := member(t, a.res, "status"); got != `"completed"` {
+				t.Errorf("the second poll: status %s, want completed (it waited for the change)", got)
 			}
 		})
 	}

@@ -137,6 +137,21 @@ func (c *cluster) instanceOn(store tasks.Store, name string, opts ...tasks.Optio
 // raw is shorthand for a json.RawMessage.
 func raw(s string) json.RawMessage { return json.RawMessage(s) }
 
+// reportingJob is a handler that reports each message sent on report as
+// its progress and finishes when release is closed.
+func reportingJob(report <-chan string, release <-chan struct{}) tasks.HandlerFunc {
+	return func(ctx context.Context, x *tasks.Exec) (tasks.Result, error) {
+		for {
+			select {
+			case msg := <-report:
+				x.Progress(msg)
+			case <-release:
+				return tasks.Result{Value: raw(`{}`)}, nil
+			}
+		}
+	}
+}
+
 // start starts a task or fails the test.
 func start(t *testing.T, rt *tasks.Runtime, principal, name string) tasks.Task {
 	t.Helper()

@@ -22,6 +22,7 @@ type config struct {
 	maxTTL           time.Duration
 	pollInterval     time.Duration
 	minPollInterval  time.Duration
+	pollPacing       time.Duration
 	lease            time.Duration
 	heartbeat        time.Duration
 	sweepInterval    time.Duration
@@ -49,6 +50,9 @@ const (
 	DefaultSweepInterval    = 5 * time.Second
 	DefaultProgressInterval = time.Second
 	DefaultPageSize         = 50
+	// DefaultPollPacing is the fastest rate the Runtime ever suggests
+	// (DefaultMinPollInterval), which is what Poll holds a client to.
+	DefaultPollPacing = DefaultMinPollInterval
 )
 
 func defaultConfig() config {
@@ -63,6 +67,7 @@ func defaultConfig() config {
 		maxTTL:           DefaultMaxTTL,
 		pollInterval:     DefaultPollInterval,
 		minPollInterval:  DefaultMinPollInterval,
+		pollPacing:       DefaultPollPacing,
 		lease:            DefaultLease,
 		heartbeat:        DefaultHeartbeat,
 		sweepInterval:    DefaultSweepInterval,
@@ -85,6 +90,8 @@ func (c *config) check() error {
 		return fmt.Errorf("tasks: TTLs must be zero (unlimited) or positive")
 	case c.pollInterval <= 0 || c.minPollInterval <= 0 || c.sweepInterval <= 0 || c.progressInterval <= 0 || c.pageSize <= 0:
 		return fmt.Errorf("tasks: poll intervals, sweep interval, progress interval and page size must be positive")
+	case c.pollPacing < 0:
+		return fmt.Errorf("tasks: the poll pacing must be zero (off) or positive, not %v", c.pollPacing)
 	case c.recordCache < 0:
 		return fmt.Errorf("tasks: the record cache size must be zero (off) or positive, not %d", c.recordCache)
 	case c.heartbeat <= 0 || 2*c.heartbeat > c.lease:
@@ -132,6 +139,11 @@ func WithTTL(def, maximum time.Duration) Option {
 // which is also how often waiters re-read the store should a bus signal be
 // lost.
 func WithPollInterval(d time.Duration) Option { return func(c *config) { c.pollInterval = d } }
+
+// WithPollPacing sets the least time between two answers Poll gives on
+// this instance for one unfinished task that has not changed in between
+// (default DefaultPollPacing; zero turns pacing off). See Runtime.Poll.
+func WithPollPacing(d time.Duration) Option { return func(c *config) { c.pollPacing = d } }
 
 // WithMinPollInterval sets the shortest poll interval suggested to
 // clients: for a task just created or just changed (default

@@ -1,7 +1,6 @@
 package tasks_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -15,16 +14,7 @@ func TestPollIntervalFollowsHowTheTaskIsGoing(t *testing.T) {
 	c := newCluster(t)
 	rt := c.instance("a", tasks.WithPollInterval(2*time.Second), tasks.WithMinPollInterval(100*time.Millisecond))
 	report, release := make(chan string), make(chan struct{})
-	rt.Register("tools/call", "job", func(ctx context.Context, x *tasks.Exec) (tasks.Result, error) {
-		for {
-			select {
-			case msg := <-report:
-				x.Progress(msg)
-			case <-release:
-				return tasks.Result{Value: raw(`{}`)}, nil
-			}
-		}
-	}, tasks.Policy{})
+	rt.Register("tools/call", "job", reportingJob(report, release), tasks.Policy{})
 	task := start(t, rt, "alice", "job")
 	poll := func(want time.Duration, when string) {
 		t.Helper()

@@ -33,6 +33,7 @@ type Runtime struct {
 	bus   Bus
 	log   *slog.Logger
 	cache *recordCache
+	pacer pacer
 
 	mu       sync.Mutex
 	handlers map[handlerKey]handlerEntry
@@ -97,6 +98,7 @@ func New(store Store, bus Bus, opts ...Option) (*Runtime, error) {
 		progressQueue: newProgressQueue(),
 	}
 	r.cache = newRecordCache(store, bus, cfg.recordCache)
+	r.pacer.polls = make(map[string]pollMark)
 	sweepCtx, stopSweeps := context.WithCancel(context.Background())
 	beatCtx, stopBeats := context.WithCancel(context.Background())
 	r.stopSweeps, r.stopBeats = stopSweeps, stopBeats

@@ -25,7 +25,8 @@ var PolledLifeInFlight = []int{1, 32}
 // and bus, as clients polling back-to-back see them (the load under which
 // a durable store collapsed, issue 19): each of inFlight clients starts a
 // task whose handler returns at once, reads it until it is finished (a
-// tasks/get each time, a round trip apart), and reads it once more (its tasks/result), then
+// tasks/get each time, answered with Runtime.Poll as servers answer it, a
+// round trip apart), and reads it once more (its tasks/result), then
 // starts the next. It reports tasks/s, polls/task and the process's CPU
 // time per task (the engine's and the store client's; a store server's
 // own is not in it), which depends less on the machine's load than the
@@ -85,8 +86,8 @@ func life(ctx context.Context, rt *tasks.Runtime, principal string, polls *atomi
 		// scheduler preempts them: the figures then measure that.
 		time.Sleep(pollRoundTrip)
 		polls.Add(1)
-		if task, err = rt.Get(ctx, principal, task.ID); err != nil {
-			return fmt.Errorf("Get: %w", err)
+		if task, err = rt.Poll(ctx, principal, task.ID); err != nil {
+			return fmt.Errorf("Poll: %w", err)
 		}
 	}
 	if _, err := rt.Get(ctx, principal, task.ID); err != nil {
