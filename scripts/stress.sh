@@ -50,28 +50,10 @@ main() {
     exit 2
   fi
 
-  hogs=()
-  stop_hogs() {
-    for pid in "${hogs[@]}"; do
-      kill "$pid" 2>/dev/null
-    done
-    for pid in "${hogs[@]}"; do
-      wait "$pid" 2>/dev/null
-    done
-    hogs=()
-  }
-  testing=
-  trap stop_hogs EXIT
-  # On a signal, stop the go test running too (it runs in the background,
-  # so that the signal is handled at once, not when the test ends).
-  trap 'if [ -n "$testing" ]; then kill "$testing" 2>/dev/null; fi; stop_hogs; exit 130' INT TERM
-
-  n=${STRESS_HOGS:-$(nproc)}
-  for _ in $(seq "$n"); do
-    bash -c 'while :; do :; done' &
-    hogs+=($!)
-  done
-  echo "== stress: $n busy loops running; go test -race -count=$count -cpu $cpu${run:+ -run $run}${skip:+ -skip $skip} on ${pkgs[*]}"
+  # shellcheck source=hogs.sh
+  . scripts/hogs.sh
+  start_hogs
+  echo "== stress: ${#hogs[@]} busy loops running; go test -race -count=$count -cpu $cpu${run:+ -run $run}${skip:+ -skip $skip} on ${pkgs[*]}"
 
   failed=()
   for pkg in "${pkgs[@]}"; do
