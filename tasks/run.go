@@ -149,7 +149,7 @@ func (rn *run) look() {
 		}
 		rn.signalled = false
 		rn.mu.Unlock()
-		rec, _, _, err := rn.rt.cache.read(rn.ctx, rn.id, true)
+		rec, err := rn.rt.cache.peek(rn.ctx, rn.id, true)
 		rn.observe(rec, err)
 	}
 }
