@@ -9,9 +9,9 @@ import (
 // metaMemo remembers what the server decoded from the last few distinct
 // raw values of a modern request's _meta field, keyed by their bytes: a
 // client sends the same capabilities and client info on every request, so
-// each is decoded once instead of per request (on the extension task
-// surface, 12 of the 14 allocations of reading a request's _meta, and 24
-// of a task life's 169; BenchmarkTaskLifeCost). The values are shared
+// each is decoded once instead of per request (11 allocations of a
+// modern tools/call, 23 of an extension task life's 170;
+// BenchmarkTaskLifeCost). The values are shared
 // between requests, as a legacy session's requests share what initialize
 // declared. At most metaMemoSize values are kept; a full memo starts
 // afresh.

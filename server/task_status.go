@@ -27,7 +27,7 @@ type taskStatusOut struct {
 }
 
 // taskStatusSize is room for the params of most notifications/tasks/status
-// (a task with no status message takes about 160 bytes).
+// (a task with no status message takes about 180 bytes).
 const taskStatusSize = 256
 
 // statusSenderLinger is how long the sender waits for another notification
