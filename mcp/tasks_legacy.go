@@ -93,23 +93,27 @@ type TaskStatusNotificationParams struct {
 // _meta[MetaRelatedTask] set to taskID, as a 2025-11-25 tasks/result answer
 // must carry it. Other members, and other _meta members, are kept in order.
 func WithRelatedTask(result stdjson.RawMessage, taskID string) (stdjson.RawMessage, error) {
-	related, err := json.Marshal(RelatedTaskMetadata{TaskID: taskID})
-	if err != nil {
-		return nil, fmt.Errorf("related-task metadata could not be encoded: %w", err)
-	}
 	if end, empty, ok := objectWithoutMeta(result); ok {
 		// The usual case: a result with no _meta gets one added before its
-		// closing brace, with no decoding and encoding of the rest.
-		out := make([]byte, 0, len(result)+len(related)+len(MetaRelatedTask)+16)
+		// closing brace, with no decoding and encoding of the rest, into
+		// the one buffer returned.
+		out := make([]byte, 0, len(result)+len(taskID)+len(MetaRelatedTask)+32)
 		out = append(out, result[:end]...)
 		if !empty {
 			out = append(out, ',')
 		}
 		out = append(out, `"_meta":{"`...)
 		out = append(out, MetaRelatedTask...)
-		out = append(out, `":`...)
-		out = append(out, related...)
-		return append(out, "}}"...), nil
+		out = append(out, `":{"taskId":`...)
+		out, err := jsontext.AppendQuote(out, taskID)
+		if err != nil {
+			return nil, fmt.Errorf("related-task metadata could not be encoded: %w", err)
+		}
+		return append(out, "}}}"...), nil
+	}
+	related, err := json.Marshal(RelatedTaskMetadata{TaskID: taskID})
+	if err != nil {
+		return nil, fmt.Errorf("related-task metadata could not be encoded: %w", err)
 	}
 	var members []member
 	if err := json.Unmarshal(result, (*orderedObject)(&members)); err != nil {

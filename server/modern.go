@@ -112,12 +112,12 @@ func (r *Request) setModern(principal, transportVersion string) error {
 	if transportVersion != "" && transportVersion != v {
 		return mcp.HeaderMismatchError("MCP-Protocol-Version", transportVersion, v)
 	}
-	caps, err := m.ClientCapabilities()
+	caps, err := r.srv.clientCaps.decode(m, mcp.MetaClientCapabilities, mcp.Meta.ClientCapabilities)
 	if err != nil {
 		return metaError(err, mcp.MetaClientCapabilities, "its client capabilities ({} for none)")
 	}
 	if m.Has(mcp.MetaClientInfo) {
-		if r.client, err = m.ClientInfo(); err != nil {
+		if r.client, err = r.srv.clientInfo.decode(m, mcp.MetaClientInfo, mcp.Meta.ClientInfo); err != nil {
 			return invalidParams("%v", err)
 		}
 	}

@@ -83,7 +83,8 @@ func (r *Request) ProtocolVersion() string { return r.version }
 func (r *Request) IsModern() bool { return r.modern }
 
 // ClientCapabilities returns the capabilities the client declared: in
-// initialize (legacy) or in this request's _meta (modern).
+// initialize (legacy) or in this request's _meta (modern). Their maps are
+// shared with the client's other requests: read them, do not change them.
 func (r *Request) ClientCapabilities() mcp.ClientCapabilities { return r.caps }
 
 // ClientInfo returns the client's self-description, which is unverified and

@@ -139,6 +139,10 @@ type Server struct {
 	methods  customMethods // added with AddMethod
 	chain    MethodHandler // Options.Middleware around handleMessage; nil without middleware
 	askChain AskHandler    // Options.AskMiddleware around deliverAsk; nil without any
+
+	// clientCaps and clientInfo are what modern requests' _meta declared.
+	clientCaps metaMemo[mcp.ClientCapabilities]
+	clientInfo metaMemo[mcp.Implementation]
 }
 
 // New returns a server that identifies itself as info. opts may be nil.

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	stdjson "encoding/json"
 	"sync"
 	"time"
 
@@ -24,6 +25,10 @@ type taskStatusOut struct {
 	shown   map[string]tasks.Task // the last state posted, per unfinished task
 	sending bool                  // the sender runs
 }
+
+// taskStatusSize is room for the params of most notifications/tasks/status
+// (a task with no status message takes about 180 bytes).
+const taskStatusSize = 256
 
 // statusSenderLinger is how long the sender waits for another notification
 // before it ends.
@@ -121,9 +126,9 @@ func (o *taskStatusOut) send() {
 // sendTaskStatus sends notifications/tasks/status with the full task,
 // without related-task _meta, which the spec says it should not carry.
 func (ss *Session) sendTaskStatus(ctx context.Context, t tasks.Task) {
-	msg, err := notification(mcp.NotificationTasksStatus, &mcp.TaskStatusNotificationParams{Task: legacyTask(t)})
+	params, err := appendLegacyTask(make([]byte, 0, taskStatusSize), t)
 	if err == nil {
-		err = ss.conn.Notify(ctx, msg.Method, msg.Params)
+		err = ss.conn.Notify(ctx, mcp.NotificationTasksStatus, stdjson.RawMessage(params))
 	}
 	if err != nil && ctx.Err() == nil {
 		ss.srv.logger.Debug("server: could not send notifications/tasks/status", "session", ss.id, "task", t.ID, "error", err)

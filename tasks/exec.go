@@ -29,12 +29,15 @@ type Exec struct {
 	local     any
 
 	askMu   sync.Mutex      // serialises key assignment
-	claimed map[string]bool // keys this run has asked or replayed
+	claimed map[string]bool // keys this run has asked or replayed; made on first use
 
 	mu      sync.Mutex
-	waiters map[string]chan json.RawMessage
+	waiters map[string]chan json.RawMessage // made on first use
 
-	progress *progress
+	// progress is part of the Exec, and the maps above are made when a
+	// handler first asks: most handlers never ask, and the three were 3
+	// of a task life's allocations (BenchmarkTaskLifeCost).
+	progress progress
 }
 
 func newExec(rn *run, rec *Record) *Exec {
@@ -45,10 +48,8 @@ func newExec(rn *run, rec *Record) *Exec {
 		name:      rec.Name,
 		params:    rec.Params,
 		runs:      rec.Runs,
-		claimed:   make(map[string]bool),
-		waiters:   make(map[string]chan json.RawMessage),
 	}
-	x.progress = &progress{rn: rn, interval: rn.rt.cfg.progressInterval, writing: make(chan struct{}, 1)}
+	x.progress = progress{rn: rn, interval: rn.rt.cfg.progressInterval, writing: make(chan struct{}, 1)}
 	return x
 }
 
@@ -121,6 +122,9 @@ func (x *Exec) claim(ctx context.Context, request json.RawMessage, canon jsontex
 	if err != nil {
 		return "", nil, nil, fmt.Errorf("tasks: asking for input: %w", err)
 	}
+	if x.claimed == nil {
+		x.claimed = make(map[string]bool)
+	}
 	for _, in := range rec.Inputs {
 		if x.claimed[in.Key] {
 			continue
@@ -177,6 +181,9 @@ func (x *Exec) claim(ctx context.Context, request json.RawMessage, canon jsontex
 func (x *Exec) addWaiter(key string) chan json.RawMessage {
 	ch := make(chan json.RawMessage, 1)
 	x.mu.Lock()
+	if x.waiters == nil {
+		x.waiters = make(map[string]chan json.RawMessage)
+	}
 	x.waiters[key] = ch
 	x.mu.Unlock()
 	return ch

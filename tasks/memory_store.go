@@ -35,6 +35,16 @@ func NewMemoryStore() *MemoryStore {
 
 // Create implements Store.
 func (s *MemoryStore) Create(ctx context.Context, rec *Record, quota Quota) error {
+	return s.create(ctx, rec, quota, (*Record).Clone)
+}
+
+// createShared implements sharedRecords.
+func (s *MemoryStore) createShared(ctx context.Context, rec *Record, quota Quota) error {
+	return s.create(ctx, rec, quota, func(rec *Record) *Record { return rec })
+}
+
+// create stores keep(rec) as a new record.
+func (s *MemoryStore) create(ctx context.Context, rec *Record, quota Quota, keep func(*Record) *Record) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("tasks: create: %w", err)
 	}
@@ -54,7 +64,7 @@ func (s *MemoryStore) Create(ctx context.Context, rec *Record, quota Quota) erro
 	}
 	rec.Version = 1
 	s.seq++
-	e := &memEntry{rec: rec.Clone(), seq: s.seq, heapIdx: [2]int{-1, -1}}
+	e := &memEntry{rec: keep(rec), seq: s.seq, heapIdx: [2]int{-1, -1}}
 	s.entries[rec.ID] = e
 	l := s.lists[rec.Principal]
 	if l == nil {
@@ -72,6 +82,16 @@ func (s *MemoryStore) Create(ctx context.Context, rec *Record, quota Quota) erro
 
 // Get implements Store.
 func (s *MemoryStore) Get(ctx context.Context, id string) (*Record, error) {
+	rec, err := s.getShared(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return rec.Clone(), nil
+}
+
+// getShared implements sharedRecords: a stored record is never changed,
+// only replaced.
+func (s *MemoryStore) getShared(ctx context.Context, id string) (*Record, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("tasks: get: %w", err)
 	}
@@ -81,11 +101,22 @@ func (s *MemoryStore) Get(ctx context.Context, id string) (*Record, error) {
 	if !ok {
 		return nil, ErrNotFound
 	}
-	return e.rec.Clone(), nil
+	return e.rec, nil
 }
 
 // Update implements Store.
 func (s *MemoryStore) Update(ctx context.Context, rec *Record) error {
+	return s.update(ctx, rec, false)
+}
+
+// updateShared implements sharedRecords.
+func (s *MemoryStore) updateShared(ctx context.Context, rec *Record) error {
+	return s.update(ctx, rec, true)
+}
+
+// update stores rec as the record's next version: rec itself when shared,
+// else a copy.
+func (s *MemoryStore) update(ctx context.Context, rec *Record, shared bool) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("tasks: update: %w", err)
 	}
@@ -101,11 +132,14 @@ func (s *MemoryStore) Update(ctx context.Context, rec *Record) error {
 	}
 	// Identity fields stay as created. The stored Params are never written,
 	// so the new version shares them instead of copying them again.
-	kept := *rec
-	kept.Principal, kept.Method, kept.Name = old.Principal, old.Method, old.Name
-	kept.Params, kept.CreatedAt, kept.Policy = nil, old.CreatedAt, old.Policy
-	next := kept.Clone()
-	next.Params = old.Params
+	next := rec
+	if !shared {
+		kept := *rec
+		kept.Params = nil
+		next = kept.Clone()
+	}
+	next.Principal, next.Method, next.Name = old.Principal, old.Method, old.Name
+	next.Params, next.CreatedAt, next.Policy = old.Params, old.CreatedAt, old.Policy
 	next.Version = old.Version + 1
 	e.rec = next
 	s.expiries.sync(e)

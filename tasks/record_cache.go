@@ -31,6 +31,9 @@ type recordCache struct {
 	store Store
 	bus   Bus
 	limit int // records kept at most; 0 turns the cache off
+	// shared is the store's sharedRecords while the cache is off: reads
+	// then take the stored record itself instead of a copy.
+	shared sharedRecords
 
 	mu      sync.Mutex
 	entries map[string]*cacheEntry
@@ -51,7 +54,11 @@ type cacheEntry struct {
 }
 
 func newRecordCache(store Store, bus Bus, limit int) *recordCache {
-	return &recordCache{store: store, bus: bus, limit: limit, entries: make(map[string]*cacheEntry)}
+	c := &recordCache{store: store, bus: bus, limit: limit, entries: make(map[string]*cacheEntry)}
+	if limit == 0 {
+		c.shared = sharing(store)
+	}
+	return c
 }
 
 // follow returns the task's entry, subscribing it to the task's signals
@@ -126,6 +133,13 @@ func (c *recordCache) evictLocked() {
 // then keeps. It also returns the entry's signal count at the read, for
 // wrote, and whether the copy came from the cache.
 func (c *recordCache) read(ctx context.Context, id string, fresh bool) (rec *Record, gen uint64, cached bool, err error) {
+	if c.shared != nil {
+		rec, err := c.shared.getShared(ctx, id)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		return ownCopy(rec), 0, false, nil
+	}
 	var e *cacheEntry
 	if c.limit > 0 {
 		c.mu.Lock()
@@ -148,6 +162,16 @@ func (c *recordCache) read(ctx context.Context, id string, fresh bool) (rec *Rec
 		return nil, 0, false, err
 	}
 	return c.keep(e, rec, gen), gen, false, nil
+}
+
+// peek is read for a reader that changes nothing of the record it gets,
+// which may then be the store's own (see sharedRecords).
+func (c *recordCache) peek(ctx context.Context, id string, fresh bool) (*Record, error) {
+	if c.shared != nil {
+		return c.shared.getShared(ctx, id)
+	}
+	rec, _, _, err := c.read(ctx, id, fresh)
+	return rec, err
 }
 
 // keep records rec, read from the store when the entry's signal count was

@@ -82,7 +82,12 @@ func New(store Store, bus Bus, opts ...Option) (*Runtime, error) {
 		cfg.recordCache = 0
 	}
 	if _, nop := cfg.observer.(NopObserver); !nop {
-		store = observedStore{store: store, obs: cfg.observer}
+		observed := observedStore{store: store, obs: cfg.observer}
+		if shared := sharing(store); shared != nil {
+			store = observedSharingStore{observedStore: observed, shared: shared}
+		} else {
+			store = observed
+		}
 	}
 	r := &Runtime{
 		cfg:        cfg,
@@ -206,7 +211,7 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 	}
 	rn.follow, rn.exec.local = req.Follow, req.Local
 	_, gen := r.cache.follow(ctx, rec.ID)
-	if err := r.store.Create(ctx, rec, r.cfg.quota); err != nil {
+	if err := r.create(ctx, rec); err != nil {
 		rn.abandon()
 		if errors.Is(err, ErrLimit) {
 			return Task{}, err
@@ -216,13 +221,22 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 	r.cache.wrote(rec, gen)
 	r.transition(rec, "", StatusWorking)
 	r.audit(ctx, "created", rec, slog.Duration("ttl", r.ttl(req.TTL)))
-	// rec is this call's own (the store and the cache keep copies), and a
-	// new task's view shares none of its raw JSON: no copy is needed.
+	// rec is this call's own, or the store's and never changed (see
+	// sharedRecords): its view needs no copy.
 	created := r.view(rec)
 	rn.followed, rn.lastFollowed = rec.Version, created
 	r.publish(ctx, rec.ID, SignalCreated) // for the Feeds of every instance
 	rn.launch(rec.LeaseExpiresAt)
 	return created, nil
+}
+
+// create stores the new record rec, which is the caller's and is not
+// changed from here on: a store with sharedRecords keeps it as it is.
+func (r *Runtime) create(ctx context.Context, rec *Record) error {
+	if r.cache.shared != nil {
+		return r.cache.shared.createShared(ctx, rec, r.cfg.quota)
+	}
+	return r.store.Create(ctx, rec, r.cfg.quota)
 }
 
 // ttl applies the default and the maximum to a requested TTL.
@@ -500,7 +514,7 @@ func (r *Runtime) release(ctx context.Context, rn *run) (bool, error) {
 // load reads the task if the principal may see it, and ErrNotFound
 // otherwise: from the record cache unless fresh is asked for.
 func (r *Runtime) load(ctx context.Context, principal, id string, fresh bool) (*Record, error) {
-	rec, _, _, err := r.cache.read(ctx, id, fresh)
+	rec, err := r.cache.peek(ctx, id, fresh)
 	if errors.Is(err, ErrNotFound) {
 		return nil, ErrNotFound
 	}
@@ -541,7 +555,11 @@ func (r *Runtime) mutate(ctx context.Context, id string, change func(*Record) er
 			}
 			return nil, err
 		}
-		err = r.store.Update(ctx, rec)
+		if r.cache.shared != nil {
+			err = r.cache.shared.updateShared(ctx, rec) // rec is this call's copy, unchanged from here
+		} else {
+			err = r.store.Update(ctx, rec)
+		}
 		if err == nil {
 			r.cache.wrote(rec, gen)
 			return rec, nil

@@ -8,7 +8,9 @@ import (
 )
 
 // Task is what the Runtime shows of a task: everything either wire surface
-// renders, in wire-neutral form.
+// renders, in wire-neutral form. Its raw JSON (Params, Result, Error and
+// the input requests) may be the store's own (see sharedRecords): read
+// it, and copy it before changing it.
 type Task struct {
 	ID        string
 	Principal string
@@ -54,8 +56,8 @@ type InputRequest struct {
 // Terminal reports whether the task has finished.
 func (t Task) Terminal() bool { return t.Status.Terminal() }
 
-// taskOf builds the view of a record. It shares the record's byte slices, so
-// the record must be a copy nobody else holds.
+// taskOf builds the view of a record. It shares the record's byte slices
+// and Error, so nobody may write into the record's once it is shown.
 func taskOf(rec *Record) Task {
 	t := Task{
 		ID:            rec.ID,
