@@ -19,6 +19,15 @@ type Proxy struct {
 	logger  *slog.Logger
 	calls   callTable
 
+	// connected is closed when Connect ends, and ok (set before) says
+	// whether it succeeded. A list change the wrapped server announces
+	// while Connect runs (the reference server announces one as it
+	// starts, before initialize is answered) is read by Connect's own
+	// sync: the resync it starts waits for Connect, and does nothing if
+	// Connect failed.
+	connected chan struct{}
+	ok        bool
+
 	syncMu       sync.Mutex // one resync at a time; guards what is offered:
 	toolNames    map[string]bool
 	resourceURIs map[string]bool
@@ -34,7 +43,8 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *server.Options) (
 	if opts != nil {
 		o = *opts
 	}
-	p := &Proxy{logger: o.Logger}
+	p := &Proxy{logger: o.Logger, connected: make(chan struct{})}
+	defer close(p.connected)
 	if p.logger == nil {
 		p.logger = slog.Default()
 	}
@@ -61,6 +71,7 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *server.Options) (
 		wrapped.Close()
 		return nil, err
 	}
+	p.ok = true
 	return p, nil
 }
 
@@ -100,6 +111,9 @@ func (p *Proxy) sync(ctx context.Context) error {
 // resync mirrors the wrapped server's lists again after it said one
 // changed.
 func (p *Proxy) resync() {
+	if <-p.connected; !p.ok {
+		return
+	}
 	if err := p.sync(context.Background()); err != nil {
 		p.logger.Warn("proxy: the wrapped server's lists changed and could not be read again", "error", err)
 	}
