@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-json-experiment/json"
 
@@ -21,6 +22,9 @@ type hub struct {
 	sessions  map[*Session]struct{}
 	byID      map[string]*Session
 	listeners map[*listener]struct{}
+	// cluster is the cluster the server joined (see cluster.go), or nil:
+	// its shared sessions and listeners are then told through it.
+	cluster atomic.Pointer[clusterLink]
 }
 
 func (h *hub) init() {
@@ -67,14 +71,22 @@ func (h *hub) removeListener(l *listener) {
 	h.mu.Unlock()
 }
 
-// listChanged tells everyone who wants it that the list of f changed.
+// listChanged tells everyone who wants it that the list of f changed: in a
+// cluster, the sessions it does not share here, and the cluster the rest.
 func (h *hub) listChanged(f feature) {
+	cl := h.cluster.Load()
+	if cl != nil {
+		cl.out.post(f, "")
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for s := range h.sessions {
-		if s.wantsListChanged(f) {
+		if (cl == nil || s.shared == nil) && s.wantsListChanged(f) {
 			s.postChange(f, "")
 		}
+	}
+	if cl != nil {
+		return
 	}
 	for l := range h.listeners {
 		if l.wantsListChanged(f) {
@@ -83,12 +95,14 @@ func (h *hub) listChanged(f feature) {
 	}
 }
 
-// resourceUpdated tells everyone subscribed to uri that it changed.
-func (h *hub) resourceUpdated(uri string) {
+// resourceUpdated tells everyone here subscribed to uri that it changed;
+// in a cluster, it leaves out the shared sessions, which the cluster
+// tells.
+func (h *hub) resourceUpdated(uri string, clustered bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for s := range h.sessions {
-		if s.subscribed(uri) {
+		if (!clustered || s.shared == nil) && s.subscribed(uri) {
 			s.postChange(featureNone, uri)
 		}
 	}

@@ -89,15 +89,7 @@ func TestSessionHooks_AcrossInstancesSharingTheSessionStore(t *testing.T) {
 	if r := post(t, b, `{"jsonrpc":"2.0","id":3,"method":"ping"}`, hdr); r.StatusCode != http.StatusOK {
 		t.Fatalf("a second ping on b: %s", r.Status)
 	}
-	del, _ := http.NewRequest(http.MethodDelete, b, nil)
-	for k, v := range hdr {
-		del.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(del)
-	if err != nil || resp.StatusCode != http.StatusNoContent {
-		t.Fatalf("DELETE on b: %v %v, want 204", resp, err)
-	}
-	resp.Body.Close()
+	deleteSession(t, b, hdr)
 	if end := nextCall(t, calls, "b", "end"); !end.Final || !end.TakenOver {
 		t.Errorf("End on b after DELETE there: %+v, want final, of a session taken over", end)
 	}

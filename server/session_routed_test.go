@@ -22,6 +22,7 @@ import (
 // routedCluster is three routing instances on shared memory stores.
 type routedCluster struct {
 	a, b, c *instance
+	store   *sessions.MemoryStore
 	log     *sessions.MemoryMessageLog
 }
 
@@ -30,7 +31,8 @@ func startRoutedCluster(t *testing.T) *routedCluster {
 	ss, log := sessions.NewMemoryStore(), sessions.NewMemoryMessageLog()
 	ts, bus := tasks.NewMemoryStore(), tasks.NewMemoryBus()
 	opts := &streamable.HandlerOptions{Sessions: ss, Messages: log, Bus: bus}
-	return &routedCluster{a: startInstanceWith(t, opts, ts, bus), b: startInstanceWith(t, opts, ts, bus), c: startInstanceWith(t, opts, ts, bus), log: log}
+	return &routedCluster{a: startInstanceWith(t, opts, ts, bus), b: startInstanceWith(t, opts, ts, bus), c: startInstanceWith(t, opts, ts, bus),
+		store: ss, log: log}
 }
 
 // sseEvent is one event of an SSE stream.

@@ -114,6 +114,21 @@ func startInstanceWith(t *testing.T, opts *streamable.HandlerOptions, ts tasks.S
 	return in
 }
 
+// deleteSession ends the session of hdr with a DELETE to url, which must
+// answer 204.
+func deleteSession(t *testing.T, url string, hdr map[string]string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodDelete, url, nil)
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE on %s: %v %v, want 204", url, resp, err)
+	}
+	resp.Body.Close()
+}
+
 // initializeOn starts a 2025-11-25 session on url and returns its headers.
 func initializeOn(t *testing.T, url string) map[string]string {
 	t.Helper()
@@ -152,15 +167,7 @@ func TestSharedSessions_AnyInstanceServesTheSession(t *testing.T) {
 	}
 
 	// DELETE on one instance ends the session on all of them.
-	req, _ := http.NewRequest(http.MethodDelete, c.url, nil)
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
-	del, err := http.DefaultClient.Do(req)
-	if err != nil || del.StatusCode != http.StatusNoContent {
-		t.Fatalf("DELETE: %v %v, want 204", del, err)
-	}
-	del.Body.Close()
+	deleteSession(t, c.url, hdr)
 	for _, in := range []*instance{a, b, c} {
 		if r := post(t, in.url, `{"jsonrpc":"2.0","id":4,"method":"ping"}`, hdr); r.StatusCode != http.StatusNotFound {
 			t.Fatalf("ping of a deleted session: %s, want 404", r.Status)

@@ -49,10 +49,21 @@ func (s *Server) unsubscribe(ctx context.Context, r *Request, p *mcp.Unsubscribe
 // subscriptions/listen streams whose resourceSubscriptions name it. Delivery
 // is asynchronous and in order per client; it returns ctx's error, without
 // notifying anyone, if ctx has already ended.
+//
+// When the server's HTTP Handler routes messages between instances (see
+// JoinCluster), the legacy sessions subscribed on any instance are told,
+// wherever their GET streams are: the call then reads the subscribers
+// from the session store, a page at a time, and queues the notification
+// for each (a store write and a bus signal), and it returns the first
+// failure. Modern listen streams are told by their own instance only.
 func (s *Server) ResourceUpdated(ctx context.Context, uri string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	s.hub.resourceUpdated(uri)
-	return nil
+	cl := s.hub.cluster.Load()
+	s.hub.resourceUpdated(uri, cl != nil)
+	if cl == nil {
+		return nil
+	}
+	return cl.resourceUpdated(ctx, uri)
 }

@@ -13,15 +13,18 @@ import (
 // process that share it serve each other's sessions. Create one with
 // NewMemoryStore.
 type MemoryStore struct {
-	mu  sync.Mutex
-	m   map[string]*Record
-	key []byte
+	mu   sync.Mutex
+	m    map[string]*Record
+	subs map[string][]string // URI → IDs of the live sessions subscribed to it, sorted
+	key  []byte
 }
 
 var _ Store = (*MemoryStore)(nil)
 
 // NewMemoryStore returns an empty MemoryStore.
-func NewMemoryStore() *MemoryStore { return &MemoryStore{m: make(map[string]*Record)} }
+func NewMemoryStore() *MemoryStore {
+	return &MemoryStore{m: make(map[string]*Record), subs: make(map[string][]string)}
+}
 
 // Create implements Store.
 func (s *MemoryStore) Create(ctx context.Context, rec *Record) error {
@@ -33,7 +36,11 @@ func (s *MemoryStore) Create(ctx context.Context, rec *Record) error {
 	if _, ok := s.m[rec.ID]; ok {
 		return fmt.Errorf("%w: %s", ErrExists, rec.ID)
 	}
-	s.m[rec.ID] = rec.Clone()
+	c := rec.Clone()
+	s.m[rec.ID] = c
+	for _, uri := range c.Subscriptions {
+		s.indexLocked(uri, c.ID)
+	}
 	return nil
 }
 
@@ -68,6 +75,27 @@ func (s *MemoryStore) Touch(ctx context.Context, id string, now time.Time, every
 	return rec.Clone(), nil
 }
 
+// indexLocked adds the session to the subscribers of uri.
+func (s *MemoryStore) indexLocked(uri, id string) {
+	ids := s.subs[uri]
+	if i, found := slices.BinarySearch(ids, id); !found {
+		s.subs[uri] = slices.Insert(ids, i, id)
+	}
+}
+
+// unindexLocked removes the session from the subscribers of uri.
+func (s *MemoryStore) unindexLocked(uri, id string) {
+	ids := s.subs[uri]
+	i, found := slices.BinarySearch(ids, id)
+	switch {
+	case !found:
+	case len(ids) == 1:
+		delete(s.subs, uri)
+	default:
+		s.subs[uri] = slices.Delete(ids, i, i+1)
+	}
+}
+
 // live runs fn on the live session with the ID, under the lock.
 func (s *MemoryStore) live(ctx context.Context, op, id string, fn func(*Record)) error {
 	if err := ctx.Err(); err != nil {
@@ -93,6 +121,7 @@ func (s *MemoryStore) Subscribe(ctx context.Context, id, uri string) error {
 	return s.live(ctx, "subscribe", id, func(r *Record) {
 		if !slices.Contains(r.Subscriptions, uri) {
 			r.Subscriptions = append(r.Subscriptions, uri)
+			s.indexLocked(uri, id)
 		}
 	})
 }
@@ -101,6 +130,7 @@ func (s *MemoryStore) Subscribe(ctx context.Context, id, uri string) error {
 func (s *MemoryStore) Unsubscribe(ctx context.Context, id, uri string) error {
 	return s.live(ctx, "unsubscribe", id, func(r *Record) {
 		r.Subscriptions = slices.DeleteFunc(r.Subscriptions, func(u string) bool { return u == uri })
+		s.unindexLocked(uri, id)
 	})
 }
 
@@ -114,6 +144,11 @@ func (s *MemoryStore) End(ctx context.Context, id string) error {
 	rec, ok := s.m[id]
 	if !ok {
 		return ErrNotFound
+	}
+	if !rec.Ended {
+		for _, uri := range rec.Subscriptions {
+			s.unindexLocked(uri, id)
+		}
 	}
 	rec.Ended = true
 	return nil
@@ -134,9 +169,33 @@ func (s *MemoryStore) Expire(ctx context.Context, idleBefore time.Time, limit in
 		if rec.LastSeen.Before(idleBefore) {
 			ids = append(ids, id)
 			delete(s.m, id)
+			if !rec.Ended {
+				for _, uri := range rec.Subscriptions {
+					s.unindexLocked(uri, id)
+				}
+			}
 		}
 	}
 	return ids, nil
+}
+
+// Subscribers implements Store.
+func (s *MemoryStore) Subscribers(ctx context.Context, uri, after string, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sessions: subscribers: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids := s.subs[uri]
+	i, found := slices.BinarySearch(ids, after)
+	if found {
+		i++
+	}
+	page := ids[i:min(i+max(limit, 0), len(ids))]
+	if len(page) == 0 {
+		return nil, nil
+	}
+	return slices.Clone(page), nil
 }
 
 // StateKey implements Store.

@@ -84,6 +84,13 @@ type Store interface {
 	// Expire deletes up to limit sessions, ended or not, last seen before
 	// idleBefore, and returns their IDs.
 	Expire(ctx context.Context, idleBefore time.Time, limit int) ([]string, error)
+	// Subscribers returns, in byte order, the IDs after the ID after ("":
+	// from the first) of up to limit live sessions subscribed to uri: a
+	// page of them, read without loading the others, for notifying them
+	// all wherever they are served. Subscribe, Unsubscribe, End and Expire
+	// keep it current. An ID of the last page may go on to the next call's
+	// after, whatever changed meanwhile.
+	Subscribers(ctx context.Context, uri, after string, limit int) ([]string, error)
 	// StateKey returns the key every instance on the store signs request
 	// state with: 32 random bytes made by the first call in the store's
 	// life, the same for every later call on any handle.

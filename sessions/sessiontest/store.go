@@ -49,6 +49,9 @@ func run(t *testing.T, open opener) {
 		{"EndEndsEverywhere", testEnd},
 		{"ExpireDeletesIdleSessions", testExpire},
 		{"StateKeyIsOneForTheStore", testStateKey},
+		{"SubscribersFollowSubscriptions", testSubscribers},
+		{"SubscribersComeInPages", testSubscriberPages},
+		{"ConcurrentSubscribersAreAllListed", testConcurrentSubscribers},
 		{"CancelledContext", testCancelled},
 	}
 	for _, tt := range tests {
@@ -387,10 +390,181 @@ func testCancelled(t *testing.T, open opener) {
 		"End":         a.End(ctx, rec.ID),
 		"Expire":      func() error { _, err := a.Expire(ctx, epoch.Add(time.Hour), 10); return err }(),
 		"StateKey":    func() error { _, err := a.StateKey(ctx); return err }(),
+		"Subscribers": func() error { _, err := a.Subscribers(ctx, "file:///a", "", 10); return err }(),
 	} {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%s with a cancelled context: got %v, want context.Canceled", name, err)
 		}
 	}
 	same(t, "after calls with a cancelled context", get(t, a, rec.ID), rec)
+}
+
+// subscribers returns every ID Subscribers lists for uri, a page of limit
+// at a time, failing the test if the pages are out of order.
+func subscribers(t *testing.T, s sessions.Store, uri string, limit int) []string {
+	t.Helper()
+	var all []string
+	after := ""
+	for {
+		page, err := s.Subscribers(context.Background(), uri, after, limit)
+		if err != nil {
+			t.Fatalf("Subscribers(%s, after %q): %v", uri, after, err)
+		}
+		if len(page) > limit {
+			t.Fatalf("Subscribers(%s) with limit %d returned %d IDs", uri, limit, len(page))
+		}
+		for _, id := range page {
+			if id <= after {
+				t.Fatalf("Subscribers(%s) returned %q after %q: want IDs in byte order, each after the last", uri, id, after)
+			}
+			after = id
+		}
+		all = append(all, page...)
+		if len(page) < limit {
+			return all
+		}
+	}
+}
+
+// sameIDs fails the test unless got and want hold the same IDs.
+func sameIDs(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	want = slices.Clone(want)
+	slices.Sort(want)
+	if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+		t.Fatalf("%s: Subscribers listed %v, want %v", what, got, want)
+	}
+}
+
+func testSubscribers(t *testing.T, open opener) {
+	a, b := open(t)
+	ctx := context.Background()
+	// newRecord's sessions are subscribed to file:///a and file:///b.
+	s1, s2, s3 := create(t, a, newRecord("alice")), create(t, a, newRecord("bob")), create(t, a, newRecord("carol"))
+	sameIDs(t, "after Create", subscribers(t, b, "file:///a", 10), []string{s1.ID, s2.ID, s3.ID})
+	sameIDs(t, "a URI nobody subscribed to", subscribers(t, b, "file:///none", 10), nil)
+	for _, step := range []struct {
+		sub     bool
+		id, uri string
+	}{{true, s1.ID, "file:///c"}, {true, s1.ID, "file:///c"}, {true, s3.ID, "file:///c"}, {false, s2.ID, "file:///a"}, {false, s2.ID, "file:///never"}} {
+		var err error
+		if step.sub {
+			err = a.Subscribe(ctx, step.id, step.uri)
+		} else {
+			err = a.Unsubscribe(ctx, step.id, step.uri)
+		}
+		if err != nil {
+			t.Fatalf("subscribe %v %s: %v", step.sub, step.uri, err)
+		}
+	}
+	sameIDs(t, "after Subscribe (twice for one) and Unsubscribe", subscribers(t, b, "file:///c", 10), []string{s1.ID, s3.ID})
+	sameIDs(t, "after Unsubscribe", subscribers(t, b, "file:///a", 10), []string{s1.ID, s3.ID})
+	// A refused write lists nobody.
+	if err := b.Subscribe(ctx, rand.Text(), "file:///c"); !errors.Is(err, sessions.ErrNotFound) {
+		t.Fatalf("Subscribe of a missing session: %v", err)
+	}
+	// An ended session is no one's subscriber, though its record keeps
+	// what it had.
+	if err := b.End(ctx, s1.ID); err != nil {
+		t.Fatalf("End: %v", err)
+	}
+	if err := a.Subscribe(ctx, s1.ID, "file:///d"); !errors.Is(err, sessions.ErrNotFound) {
+		t.Fatalf("Subscribe of an ended session: %v", err)
+	}
+	sameIDs(t, "after End", subscribers(t, b, "file:///c", 10), []string{s3.ID})
+	sameIDs(t, "a URI only an ended session subscribed to", subscribers(t, b, "file:///d", 10), nil)
+	if got := get(t, a, s1.ID); len(got.Subscriptions) != 3 {
+		t.Fatalf("End changed the session's subscriptions to %v", got.Subscriptions)
+	}
+	// Expired sessions, ended or not, are gone from the index.
+	if ids, err := a.Expire(ctx, epoch.Add(time.Minute), 10); err != nil || len(ids) != 3 {
+		t.Fatalf("Expire: %v, %v; want the 3 sessions", ids, err)
+	}
+	for _, uri := range []string{"file:///a", "file:///b", "file:///c"} {
+		sameIDs(t, "after Expire", subscribers(t, b, uri, 10), nil)
+	}
+	// A new session with an expired one's URI is listed alone.
+	s4 := create(t, b, newRecord("dave"))
+	sameIDs(t, "a session created after Expire", subscribers(t, a, "file:///b", 10), []string{s4.ID})
+}
+
+func testSubscriberPages(t *testing.T, open opener) {
+	a, b := open(t)
+	ctx := context.Background()
+	const uri = "https://example.com/shared?x=1&y=2"
+	var want []string
+	for i := range 25 {
+		rec := newRecord("alice")
+		rec.Subscriptions = nil
+		if i%5 == 0 {
+			rec.Subscriptions = []string{uri} // some from Create, the others from Subscribe
+		}
+		create(t, a, rec)
+		if i%5 != 0 {
+			if err := b.Subscribe(ctx, rec.ID, uri); err != nil {
+				t.Fatalf("Subscribe: %v", err)
+			}
+		}
+		want = append(want, rec.ID)
+	}
+	for _, limit := range []int{1, 7, 25, 100} {
+		sameIDs(t, fmt.Sprintf("pages of %d", limit), subscribers(t, a, uri, limit), want)
+	}
+	// The last ID of a page still leads on when its session unsubscribed
+	// or ended meanwhile.
+	slices.Sort(want)
+	first, err := a.Subscribers(ctx, uri, "", 10)
+	if err != nil || !slices.Equal(first, want[:10]) {
+		t.Fatalf("first page of 10: %v, %v; want %v", first, err, want[:10])
+	}
+	if err := b.Unsubscribe(ctx, want[9], uri); err != nil {
+		t.Fatalf("Unsubscribe: %v", err)
+	}
+	if err := b.End(ctx, want[10]); err != nil {
+		t.Fatalf("End: %v", err)
+	}
+	next, err := a.Subscribers(ctx, uri, want[9], 10)
+	if err != nil || !slices.Equal(next, want[11:21]) {
+		t.Fatalf("the page after an unsubscribed session: %v, %v; want %v", next, err, want[11:21])
+	}
+	if none, err := a.Subscribers(ctx, uri, want[24], 10); err != nil || len(none) != 0 {
+		t.Fatalf("the page after the last subscriber: %v, %v; want none", none, err)
+	}
+}
+
+func testConcurrentSubscribers(t *testing.T, open opener) {
+	a, b := open(t)
+	const uri = "file:///busy"
+	var wg sync.WaitGroup
+	errs := make(chan error, 80)
+	var want []string
+	for i := range 20 {
+		rec := create(t, a, newRecord("alice"))
+		want = append(want, rec.ID)
+		for j, s := range []sessions.Store{a, b} {
+			// Each session subscribes through both handles at once, and
+			// half of them also to another URI.
+			other := fmt.Sprintf("file:///%d", j)
+			wg.Go(func() {
+				errs <- s.Subscribe(context.Background(), rec.ID, uri)
+				if i%2 == 0 {
+					errs <- s.Subscribe(context.Background(), rec.ID, other)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("Subscribe: %v", err)
+		}
+	}
+	sameIDs(t, "after 20 sessions subscribed at once through two handles", subscribers(t, b, uri, 8), want)
+	for _, id := range want {
+		got := get(t, a, id)
+		if n := len(slices.DeleteFunc(slices.Clone(got.Subscriptions), func(u string) bool { return u != uri })); n != 1 {
+			t.Fatalf("session %s lists %s twice: %v", id, uri, got.Subscriptions)
+		}
+	}
 }

@@ -73,6 +73,9 @@ CREATE TABLE weft_task_inputs (
 	// Version 3: messages between the instances serving a legacy session
 	// (see MessageLog).
 	messagesSchema,
+	// Version 4: legacy sessions' subscriptions by URI (see
+	// SessionStore.Subscribers).
+	subscribersSchema,
 }
 
 // migrate brings the schema to the newest version in one transaction.

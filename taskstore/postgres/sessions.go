@@ -41,14 +41,21 @@ func (ss *SessionStore) Create(ctx context.Context, rec *sessions.Record) error 
 	if subs == nil {
 		subs = []string{}
 	}
-	tag, err := ss.pool.Exec(ctx, `INSERT INTO weft_sessions (`+sessionColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false) ON CONFLICT (id) DO NOTHING`,
+	// The session and its subscriptions by URI, in one statement.
+	var created int
+	err := ss.pool.QueryRow(ctx, `WITH created AS (
+		INSERT INTO weft_sessions (`+sessionColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false) ON CONFLICT (id) DO NOTHING RETURNING id
+	), indexed AS (
+		INSERT INTO weft_session_subscribers (uri, session) SELECT DISTINCT u, id FROM created, unnest($7::text[]) u
+	)
+	SELECT count(*) FROM created`,
 		rec.ID, rec.Principal, rec.Version, []byte(rec.Capabilities), []byte(rec.ClientInfo), rec.Level, subs,
-		rec.CreatedAt.UnixNano(), rec.LastSeen.UnixNano())
+		rec.CreatedAt.UnixNano(), rec.LastSeen.UnixNano()).Scan(&created)
 	if err != nil {
 		return fmt.Errorf("postgres: create session %s: %w", rec.ID, err)
 	}
-	if tag.RowsAffected() == 0 {
+	if created == 0 {
 		return fmt.Errorf("%w: %s", sessions.ErrExists, rec.ID)
 	}
 	return nil
@@ -98,30 +105,39 @@ func scanSession(id string, row pgx.Row) (*sessions.Record, error) {
 
 // SetLevel implements sessions.Store.
 func (ss *SessionStore) SetLevel(ctx context.Context, id, level string) error {
-	return ss.change(ctx, "set the log level of", id, `level = $2`, level)
+	return ss.change(ctx, "set the log level of", id, `level = $2`, "", level)
 }
 
-// Subscribe implements sessions.Store.
+// Subscribe implements sessions.Store: the session's record and the index
+// by URI change in one statement.
 func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string) error {
 	return ss.change(ctx, "subscribe", id,
-		`subscriptions = CASE WHEN $2 = ANY (subscriptions) THEN subscriptions ELSE array_append(subscriptions, $2::text) END`, uri)
+		`subscriptions = CASE WHEN $2 = ANY (subscriptions) THEN subscriptions ELSE array_append(subscriptions, $2::text) END`,
+		`INSERT INTO weft_session_subscribers (uri, session) SELECT $2, id FROM changed ON CONFLICT DO NOTHING`, uri)
 }
 
-// Unsubscribe implements sessions.Store.
+// Unsubscribe implements sessions.Store, as Subscribe does.
 func (ss *SessionStore) Unsubscribe(ctx context.Context, id, uri string) error {
-	return ss.change(ctx, "unsubscribe", id, `subscriptions = array_remove(subscriptions, $2::text)`, uri)
+	return ss.change(ctx, "unsubscribe", id, `subscriptions = array_remove(subscriptions, $2::text)`,
+		`DELETE FROM weft_session_subscribers WHERE uri = $2 AND session IN (SELECT id FROM changed)`, uri)
 }
 
-// change updates a live session with set, whose $2 is value.
-func (ss *SessionStore) change(ctx context.Context, op, id, set, value string) error {
+// change updates a live session with set, whose $2 is value, and, unless
+// index is "", runs index in the same statement, where "changed" holds
+// the ID of the session changed, if any.
+func (ss *SessionStore) change(ctx context.Context, op, id, set, index, value string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("postgres: %s session: %w", op, err)
 	}
-	tag, err := ss.pool.Exec(ctx, `UPDATE weft_sessions SET `+set+` WHERE id = $1 AND NOT ended`, id, value)
-	if err != nil {
+	var n int
+	q := `WITH changed AS (UPDATE weft_sessions SET ` + set + ` WHERE id = $1 AND NOT ended RETURNING id)`
+	if index != "" {
+		q += `, indexed AS (` + index + `)`
+	}
+	if err := ss.pool.QueryRow(ctx, q+` SELECT count(*) FROM changed`, id, value).Scan(&n); err != nil {
 		return fmt.Errorf("postgres: %s session %s: %w", op, id, err)
 	}
-	if tag.RowsAffected() == 0 {
+	if n == 0 {
 		return sessions.ErrNotFound
 	}
 	return nil
@@ -132,14 +148,41 @@ func (ss *SessionStore) End(ctx context.Context, id string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("postgres: end session: %w", err)
 	}
-	tag, err := ss.pool.Exec(ctx, `UPDATE weft_sessions SET ended = true WHERE id = $1`, id)
+	// A Subscribe committed while this waited for the session's row may
+	// leave a row the delete does not see: Subscribers skips ended
+	// sessions, and the session's expiry deletes it.
+	var n int
+	err := ss.pool.QueryRow(ctx, `WITH ended AS (
+		UPDATE weft_sessions SET ended = true WHERE id = $1 RETURNING id
+	), unindexed AS (
+		DELETE FROM weft_session_subscribers WHERE session IN (SELECT id FROM ended)
+	)
+	SELECT count(*) FROM ended`, id).Scan(&n)
 	if err != nil {
 		return fmt.Errorf("postgres: end session %s: %w", id, err)
 	}
-	if tag.RowsAffected() == 0 {
+	if n == 0 {
 		return sessions.ErrNotFound
 	}
 	return nil
+}
+
+// Subscribers implements sessions.Store: one indexed range read, which
+// skips the sessions that ended.
+func (ss *SessionStore) Subscribers(ctx context.Context, uri, after string, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: subscribers: %w", err)
+	}
+	rows, err := ss.pool.Query(ctx, `SELECT x.session FROM weft_session_subscribers x JOIN weft_sessions s ON s.id = x.session
+		WHERE x.uri = $1 AND x.session > $2 AND NOT s.ended ORDER BY x.session LIMIT $3`, uri, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading the subscribers of %s: %w", uri, err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading the subscribers of %s: %w", uri, err)
+	}
+	return ids, nil
 }
 
 // Expire implements sessions.Store.

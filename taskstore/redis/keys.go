@@ -18,9 +18,10 @@ type keys struct {
 	actives string // + principal: the same, per principal
 	signals string // the Bus's pub/sub channel
 
-	session  string // + session ID: the session's hash (+ ":subs": its subscriptions' set)
-	sessions string // sorted set of session IDs by LastSeen (ms)
-	stateKey string // the request-state key every instance shares
+	session     string // + session ID: the session's hash (+ ":subs": its subscriptions' set)
+	sessions    string // sorted set of session IDs by LastSeen (ms)
+	subscribers string // + URI: sorted set (scores 0, by ID) of the live sessions subscribed to it
+	stateKey    string // the request-state key every instance shares
 }
 
 func newKeys(prefix string) keys {
@@ -36,9 +37,10 @@ func newKeys(prefix string) keys {
 		actives: tag + "active:",
 		signals: tag + "signals",
 
-		session:  tag + "session:",
-		sessions: tag + "sessions",
-		stateKey: tag + "state-key",
+		session:     tag + "session:",
+		sessions:    tag + "sessions",
+		subscribers: tag + "subscribers:",
+		stateKey:    tag + "state-key",
 	}
 }
 

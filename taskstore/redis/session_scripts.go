@@ -5,7 +5,9 @@ import "github.com/redis/go-redis/v9"
 // The Lua scripts of a SessionStore. A session is a hash (principal,
 // version, caps, client, level, created and seen in Unix nanoseconds,
 // ended "0" or "1"), a set of its subscriptions, and its member in the
-// sessions sorted set, scored by LastSeen in milliseconds.
+// sessions sorted set, scored by LastSeen in milliseconds. While it lives,
+// it is also a member of the subscribers sorted set of each URI it
+// subscribed to (scores 0, so that members sort by ID).
 
 // luaSession returns the session's hash and subscriptions, or false.
 const luaSession = `
@@ -33,33 +35,56 @@ return session()`)
 
 // createSessionScript stores a new session unless its ID is taken.
 //
-// KEYS: hash, subscriptions, sessions. ARGV: id, LastSeen (ms), the count
-// of field-value pairs, the pairs, then the subscriptions.
-// Returns 0 when the ID is taken, else 1.
+// KEYS: hash, subscriptions, sessions. ARGV: id, LastSeen (ms), the
+// subscribers key prefix, the count of field-value pairs, the pairs, then
+// the subscriptions. Returns 0 when the ID is taken, else 1.
 var createSessionScript = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-local n = tonumber(ARGV[3])
-for i = 4, 3 + 2 * n, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
-for i = 4 + 2 * n, #ARGV do redis.call('SADD', KEYS[2], ARGV[i]) end
+local n = tonumber(ARGV[4])
+for i = 5, 4 + 2 * n, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 5 + 2 * n, #ARGV do
+	redis.call('SADD', KEYS[2], ARGV[i])
+	redis.call('ZADD', ARGV[3] .. ARGV[i], 0, ARGV[1])
+end
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
 return 1`)
 
 // changeSessionScript changes a live session: "level" sets its level,
-// "sub" and "unsub" add or remove a subscription.
+// "sub" and "unsub" add or remove a subscription, in the session's set and
+// in the URI's subscribers.
 //
-// KEYS: hash, subscriptions. ARGV: what, value. Returns 0 when the
+// KEYS: hash, subscriptions, and for "sub" and "unsub" the URI's
+// subscribers. ARGV: what, value, the session's ID. Returns 0 when the
 // session is missing or ended, else 1.
 var changeSessionScript = redis.NewScript(`
 if redis.call('HGET', KEYS[1], 'ended') ~= '0' then return 0 end
 if ARGV[1] == 'level' then redis.call('HSET', KEYS[1], 'level', ARGV[2])
-elseif ARGV[1] == 'sub' then redis.call('SADD', KEYS[2], ARGV[2])
-else redis.call('SREM', KEYS[2], ARGV[2]) end
+elseif ARGV[1] == 'sub' then
+	redis.call('SADD', KEYS[2], ARGV[2])
+	redis.call('ZADD', KEYS[3], 0, ARGV[3])
+else
+	redis.call('SREM', KEYS[2], ARGV[2])
+	redis.call('ZREM', KEYS[3], ARGV[3])
+end
 return 1`)
 
-// endSessionScript marks a session ended. KEYS: hash. Returns 0 when it is
-// missing, else 1.
-var endSessionScript = redis.NewScript(`
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+// luaUnindex removes a session from the subscribers of every URI it
+// subscribed to.
+const luaUnindex = `
+local function unindex(subs, id, prefix)
+	for _, uri in ipairs(redis.call('SMEMBERS', subs)) do redis.call('ZREM', prefix .. uri, id) end
+end
+`
+
+// endSessionScript marks a session ended, and takes it out of the
+// subscribers of its URIs.
+//
+// KEYS: hash, subscriptions. ARGV: id, the subscribers key prefix.
+// Returns 0 when it is missing, else 1.
+var endSessionScript = redis.NewScript(luaUnindex + `
+local ended = redis.call('HGET', KEYS[1], 'ended')
+if not ended then return 0 end
+if ended == '0' then unindex(KEYS[2], ARGV[1], ARGV[2]) end
 redis.call('HSET', KEYS[1], 'ended', '1')
 return 1`)
 
@@ -67,10 +92,11 @@ return 1`)
 // a bound, and returns their IDs.
 //
 // KEYS: sessions. ARGV: the bound (ms, exclusive), the limit, the session
-// hash prefix.
-var expireSessionsScript = redis.NewScript(`
+// hash prefix, the subscribers key prefix.
+var expireSessionsScript = redis.NewScript(luaUnindex + `
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 for _, id in ipairs(ids) do
+	if redis.call('HGET', ARGV[3] .. id, 'ended') == '0' then unindex(ARGV[3] .. id .. ':subs', id, ARGV[4]) end
 	redis.call('DEL', ARGV[3] .. id, ARGV[3] .. id .. ':subs')
 	redis.call('ZREM', KEYS[1], id)
 end

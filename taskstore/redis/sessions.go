@@ -41,7 +41,7 @@ func (ss *SessionStore) Create(ctx context.Context, rec *sessions.Record) error 
 		"principal", rec.Principal, "version", rec.Version, "caps", string(rec.Capabilities), "client", string(rec.ClientInfo),
 		"level", rec.Level, "created", nanos(rec.CreatedAt), "seen", nanos(rec.LastSeen), "ended", "0",
 	}
-	args := append([]any{rec.ID, rec.LastSeen.UnixMilli(), len(fields) / 2}, fields...)
+	args := append([]any{rec.ID, rec.LastSeen.UnixMilli(), ss.keys.subscribers, len(fields) / 2}, fields...)
 	for _, uri := range rec.Subscriptions {
 		args = append(args, uri)
 	}
@@ -76,25 +76,26 @@ func (ss *SessionStore) Touch(ctx context.Context, id string, now time.Time, eve
 
 // SetLevel implements sessions.Store.
 func (ss *SessionStore) SetLevel(ctx context.Context, id, level string) error {
-	return ss.change(ctx, id, "level", level)
+	return ss.change(ctx, id, "level", level, ss.sessionKeys(id)[:2])
 }
 
-// Subscribe implements sessions.Store.
+// Subscribe implements sessions.Store: the session's set and the URI's
+// subscribers change in one script.
 func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string) error {
-	return ss.change(ctx, id, "sub", uri)
+	return ss.change(ctx, id, "sub", uri, append(ss.sessionKeys(id)[:2], ss.keys.subscribers+uri))
 }
 
-// Unsubscribe implements sessions.Store.
+// Unsubscribe implements sessions.Store, as Subscribe does.
 func (ss *SessionStore) Unsubscribe(ctx context.Context, id, uri string) error {
-	return ss.change(ctx, id, "unsub", uri)
+	return ss.change(ctx, id, "unsub", uri, append(ss.sessionKeys(id)[:2], ss.keys.subscribers+uri))
 }
 
-// change runs changeSessionScript.
-func (ss *SessionStore) change(ctx context.Context, id, what, value string) error {
+// change runs changeSessionScript on keys.
+func (ss *SessionStore) change(ctx context.Context, id, what, value string, keys []string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("redis: change session (%s): %w", what, err)
 	}
-	n, err := changeSessionScript.Run(ctx, ss.client, ss.sessionKeys(id)[:2], what, value).Int()
+	n, err := changeSessionScript.Run(ctx, ss.client, keys, what, value, id).Int()
 	if err != nil {
 		return fmt.Errorf("redis: change session %s (%s): %w", id, what, err)
 	}
@@ -109,7 +110,7 @@ func (ss *SessionStore) End(ctx context.Context, id string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("redis: end session: %w", err)
 	}
-	n, err := endSessionScript.Run(ctx, ss.client, ss.sessionKeys(id)[:1]).Int()
+	n, err := endSessionScript.Run(ctx, ss.client, ss.sessionKeys(id)[:2], id, ss.keys.subscribers).Int()
 	if err != nil {
 		return fmt.Errorf("redis: end session %s: %w", id, err)
 	}
@@ -125,9 +126,29 @@ func (ss *SessionStore) Expire(ctx context.Context, idleBefore time.Time, limit 
 		return nil, fmt.Errorf("redis: expire sessions: %w", err)
 	}
 	ids, err := expireSessionsScript.Run(ctx, ss.client, []string{ss.keys.sessions},
-		idleBefore.UnixMilli(), limit, ss.keys.session).StringSlice()
+		idleBefore.UnixMilli(), limit, ss.keys.session, ss.keys.subscribers).StringSlice()
 	if err != nil {
 		return nil, fmt.Errorf("redis: expire sessions: %w", err)
+	}
+	return ids, nil
+}
+
+// Subscribers implements sessions.Store: one ZRANGE by ID of the URI's
+// subscribers.
+func (ss *SessionStore) Subscribers(ctx context.Context, uri, after string, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("redis: subscribers: %w", err)
+	}
+	if limit <= 0 {
+		return nil, nil // Count 0 would mean no LIMIT
+	}
+	start := "-"
+	if after != "" {
+		start = "(" + after
+	}
+	ids, err := ss.client.ZRangeArgs(ctx, redis.ZRangeArgs{Key: ss.keys.subscribers + uri, Start: start, Stop: "+", ByLex: true, Count: int64(limit)}).Result()
+	if err != nil {
+		return nil, fmt.Errorf("redis: reading the subscribers of %s: %w", uri, err)
 	}
 	return ids, nil
 }

@@ -75,6 +75,9 @@ CREATE INDEX weft_signals_by_time ON weft_signals (published_ms);
 	// Version 3: messages between the instances serving a legacy session
 	// (see MessageLog).
 	messagesSchema,
+	// Version 4: legacy sessions' subscriptions by URI (see
+	// SessionStore.Subscribers).
+	subscribersSchema,
 }
 
 // migrate brings the schema to the newest version in one write

@@ -53,6 +53,11 @@ func (ss *SessionStore) Create(ctx context.Context, rec *sessions.Record) error 
 		} else if n == 0 {
 			return fmt.Errorf("%w: %s", sessions.ErrExists, rec.ID)
 		}
+		for _, uri := range rec.Subscriptions {
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO weft_session_subscribers (uri, session) VALUES (?, ?)`, uri, rec.ID); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 }
@@ -119,28 +124,32 @@ func (ss *SessionStore) Touch(ctx context.Context, id string, now time.Time, eve
 
 // SetLevel implements sessions.Store.
 func (ss *SessionStore) SetLevel(ctx context.Context, id, level string) error {
-	return ss.change(ctx, "set the log level of session", id, func(rec *sessions.Record) { rec.Level = level })
+	return ss.change(ctx, "set the log level of session", id, "", func(rec *sessions.Record) { rec.Level = level })
 }
 
-// Subscribe implements sessions.Store.
+// Subscribe implements sessions.Store: the session's record and the index
+// by URI change in one transaction.
 func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string) error {
-	return ss.change(ctx, "subscribe session", id, func(rec *sessions.Record) {
-		if !slices.Contains(rec.Subscriptions, uri) {
-			rec.Subscriptions = append(rec.Subscriptions, uri)
-		}
-	})
+	return ss.change(ctx, "subscribe session", id, `INSERT OR IGNORE INTO weft_session_subscribers (uri, session) VALUES (?, ?)`,
+		func(rec *sessions.Record) {
+			if !slices.Contains(rec.Subscriptions, uri) {
+				rec.Subscriptions = append(rec.Subscriptions, uri)
+			}
+		}, uri, id)
 }
 
-// Unsubscribe implements sessions.Store.
+// Unsubscribe implements sessions.Store, as Subscribe does.
 func (ss *SessionStore) Unsubscribe(ctx context.Context, id, uri string) error {
-	return ss.change(ctx, "unsubscribe session", id, func(rec *sessions.Record) {
-		rec.Subscriptions = slices.DeleteFunc(rec.Subscriptions, func(u string) bool { return u == uri })
-	})
+	return ss.change(ctx, "unsubscribe session", id, `DELETE FROM weft_session_subscribers WHERE uri = ? AND session = ?`,
+		func(rec *sessions.Record) {
+			rec.Subscriptions = slices.DeleteFunc(rec.Subscriptions, func(u string) bool { return u == uri })
+		}, uri, id)
 }
 
 // change applies fn to the live session inside a write transaction, which
-// holds the file's write lock from its start.
-func (ss *SessionStore) change(ctx context.Context, op, id string, fn func(*sessions.Record)) error {
+// holds the file's write lock from its start, and then runs index with
+// args there, unless index is "".
+func (ss *SessionStore) change(ctx context.Context, op, id, index string, fn func(*sessions.Record), args ...any) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqlite: %s: %w", op, err)
 	}
@@ -157,7 +166,12 @@ func (ss *SessionStore) change(ctx context.Context, op, id string, fn func(*sess
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE weft_sessions SET level = ?, subscriptions = ? WHERE id = ?`, rec.Level, string(subs), id)
+		if _, err = tx.ExecContext(ctx, `UPDATE weft_sessions SET level = ?, subscriptions = ? WHERE id = ?`, rec.Level, string(subs), id); err != nil {
+			return err
+		}
+		if index != "" {
+			_, err = tx.ExecContext(ctx, index, args...)
+		}
 		return err
 	})
 }
@@ -177,8 +191,34 @@ func (ss *SessionStore) End(ctx context.Context, id string) error {
 		} else if n == 0 {
 			return sessions.ErrNotFound
 		}
-		return nil
+		_, err = tx.ExecContext(ctx, `DELETE FROM weft_session_subscribers WHERE session = ?`, id)
+		return err
 	})
+}
+
+// Subscribers implements sessions.Store: one indexed range read.
+func (ss *SessionStore) Subscribers(ctx context.Context, uri, after string, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: subscribers: %w", err)
+	}
+	rows, err := ss.s.r.QueryContext(ctx, `SELECT session FROM weft_session_subscribers WHERE uri = ? AND session > ? ORDER BY session LIMIT ?`,
+		uri, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading the subscribers of %s from %s: %w", uri, ss.s.path, err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("sqlite: reading the subscribers of %s from %s: %w", uri, ss.s.path, err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: reading the subscribers of %s from %s: %w", uri, ss.s.path, err)
+	}
+	return ids, nil
 }
 
 // Expire implements sessions.Store.

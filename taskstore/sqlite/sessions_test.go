@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -58,4 +59,36 @@ func TestMessageLogPairContract(t *testing.T) {
 		path := dbPath(t)
 		return open(t, path).Messages(), open(t, path).Messages()
 	})
+}
+
+// A file whose sessions were stored before the index by URI existed gets
+// their subscriptions indexed when it is opened, ended sessions' aside.
+func TestMigrationIndexesTheSubscriptionsOfStoredSessions(t *testing.T) {
+	ctx := context.Background()
+	path := dbPath(t)
+	s := open(t, path).Sessions()
+	at := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	for _, id := range []string{"s1", "s2", "gone"} {
+		rec := &sessions.Record{ID: id, Subscriptions: []string{"file:///x", "file:///" + id}, CreatedAt: at, LastSeen: at}
+		if err := s.Create(ctx, rec); err != nil {
+			t.Fatalf("Create: %v", err)
+		}
+	}
+	if err := s.End(ctx, "gone"); err != nil {
+		t.Fatalf("End: %v", err)
+	}
+	// Back to the schema of version 3, as an older weft left it.
+	db := rawDB(t, path)
+	for _, q := range []string{`DROP TABLE weft_session_subscribers`, `UPDATE weft_schema SET version = 3`} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	reopened := open(t, path).Sessions()
+	for uri, want := range map[string][]string{"file:///x": {"s1", "s2"}, "file:///s2": {"s2"}, "file:///gone": nil} {
+		got, err := reopened.Subscribers(ctx, uri, "", 10)
+		if err != nil || !slices.Equal(got, want) {
+			t.Fatalf("Subscribers(%s) after the migration: %v, %v; want %v", uri, got, err, want)
+		}
+	}
 }

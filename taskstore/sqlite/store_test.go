@@ -147,8 +147,8 @@ func TestOpenCreatesTheSchemaOnceAndRecordsItsVersion(t *testing.T) {
 	if err := db.QueryRow(`SELECT version, (SELECT count(*) FROM weft_schema) FROM weft_schema`).Scan(&version, &rows); err != nil {
 		t.Fatalf("reading the schema version: %v", err)
 	}
-	if version != 3 || rows != 1 {
-		t.Fatalf("schema version table holds version %d in %d rows, want version 3 in 1 row", version, rows)
+	if version != 4 || rows != 1 {
+		t.Fatalf("schema version table holds version %d in %d rows, want version 4 in 1 row", version, rows)
 	}
 	var mode string
 	if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {

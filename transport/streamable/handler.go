@@ -76,6 +76,9 @@ func NewHandler(srv Server, opts *HandlerOptions) *Handler {
 	h.ws = websocket.NewHandler(srv, h.opts.webSocketOptions())
 	h.ctx, h.cancel = context.WithCancelCause(context.Background())
 	h.listenCtx, h.listenCancel = context.WithCancelCause(h.ctx)
+	if m, ok := srv.(ClusterMember); ok && h.router != nil {
+		m.JoinCluster(cluster{h.router})
+	}
 	return h
 }
 

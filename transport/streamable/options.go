@@ -65,7 +65,10 @@ type HandlerOptions struct {
 	// they are POSTed; and the GET stream resumes on any Handler with
 	// Last-Event-ID, from the log Messages keeps. Such messages then cost
 	// store round trips and a bus signal; a session's requests do not.
-	// Without both, a Handler delivers only on the streams it holds.
+	// The Handler also joins a Server that is a ClusterMember (as
+	// *server.Server is) to the cluster, so that resources/updated and
+	// list_changed reach the sessions of every instance. Without both, a
+	// Handler delivers only on the streams it holds.
 	Messages sessions.MessageLog
 	Bus      tasks.Bus
 	// EventStore keeps the events of legacy SSE streams for resumption with

@@ -92,7 +92,8 @@ one endpoint, /mcp) or stdio. Its tools:
   confirm {question}  asks the user through the client (elicitation); may run as a task
   fail {message}      returns a tool error
   once {seconds}      sleeps as sleep does; may run as a task, which is never run twice
-  touch {uri}         tells the clients subscribed to the resource that it changed
+  touch {uri} [list]  tells the clients subscribed to the resource that it changed;
+                      with list, every client that the resource list changed
 
 Tasks are kept in the store (--store), by default an SQLite file of this
 endpoint's own in your data folder (serve-127.0.0.1-8080.db for

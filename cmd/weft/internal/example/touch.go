@@ -10,11 +10,13 @@ import (
 
 // TouchIn are the arguments of touch.
 type TouchIn struct {
-	URI string `json:"uri" jsonschema:"the URI of the resource said to have changed"`
+	URI  string `json:"uri" jsonschema:"the URI of the resource said to have changed"`
+	List bool   `json:"list,omitempty" jsonschema:"also tell every client that the list of resources changed (the readme is registered afresh)"`
 }
 
 // addTouch registers touch, which tells the clients subscribed to a
-// resource (resources/subscribe) that it changed, so that subscriptions can
+// resource (resources/subscribe) that it changed, and with list every
+// client that the resource list changed, so that these notifications can
 // be tried: on servers sharing a store, whichever server the call reaches.
 func addTouch(s *server.Server) {
 	server.AddTool(s, &mcp.Tool{
@@ -27,6 +29,10 @@ func addTouch(s *server.Server) {
 		}
 		if err := s.ResourceUpdated(ctx, in.URI); err != nil {
 			return "", err
+		}
+		if in.List {
+			addReadme(s)
+			return "told the subscribers of " + in.URI + " that it changed, and every client that the resource list changed", nil
 		}
 		return "told the subscribers of " + in.URI + " that it changed", nil
 	})
