@@ -25,8 +25,12 @@ const DefaultRecordCache = 4096
 // Another instance's change reaches this cache with its signal, which on
 // the drivers built on RelayBus is on its way to every instance before the
 // writer's Publish returns, so before the writer's client hears of the
-// change; on a Bus that polls (SQLite across processes), a copy may lag the
-// store by up to the Bus's poll interval.
+// change. On its way is not arrived: a client that changes a task through
+// one instance and at once reads it through another can see the old state
+// for as long as the signal takes to be read (well under a millisecond on
+// an idle machine; tens of milliseconds were seen on a loaded one). On a
+// Bus that polls (SQLite across processes), a copy may lag the store by up
+// to the Bus's poll interval.
 type recordCache struct {
 	store Store
 	bus   Bus
