@@ -97,42 +97,41 @@ func scanSession(id string, row pgx.Row) (*sessions.Record, error) {
 }
 
 // SetLevel implements sessions.Store.
-func (ss *SessionStore) SetLevel(ctx context.Context, id, level string) error {
-	return ss.change(ctx, "set the log level of", id, `level = $2`, level)
+func (ss *SessionStore) SetLevel(ctx context.Context, id, level string, now time.Time) (*sessions.Record, error) {
+	return ss.change(ctx, "set the log level of", id, `level = $2`, level, now)
 }
 
 // Subscribe implements sessions.Store.
-func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string) error {
+func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string, now time.Time) (*sessions.Record, error) {
 	return ss.change(ctx, "subscribe", id,
-		`subscriptions = CASE WHEN $2 = ANY (subscriptions) THEN subscriptions ELSE array_append(subscriptions, $2::text) END`, uri)
+		`subscriptions = CASE WHEN $2 = ANY (subscriptions) THEN subscriptions ELSE array_append(subscriptions, $2::text) END`, uri, now)
 }
 
 // Unsubscribe implements sessions.Store.
-func (ss *SessionStore) Unsubscribe(ctx context.Context, id, uri string) error {
-	return ss.change(ctx, "unsubscribe", id, `subscriptions = array_remove(subscriptions, $2::text)`, uri)
+func (ss *SessionStore) Unsubscribe(ctx context.Context, id, uri string, now time.Time) (*sessions.Record, error) {
+	return ss.change(ctx, "unsubscribe", id, `subscriptions = array_remove(subscriptions, $2::text)`, uri, now)
 }
 
-// change updates a live session with set, whose $2 is value.
-func (ss *SessionStore) change(ctx context.Context, op, id, set, value string) error {
+// change updates a live session with set, whose $2 is value, moves its
+// LastSeen to now unless later, and returns it as changed: one statement.
+func (ss *SessionStore) change(ctx context.Context, op, id, set, value string, now time.Time) (*sessions.Record, error) {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("postgres: %s session: %w", op, err)
+		return nil, fmt.Errorf("postgres: %s session: %w", op, err)
 	}
-	tag, err := ss.pool.Exec(ctx, `UPDATE weft_sessions SET `+set+` WHERE id = $1 AND NOT ended`, id, value)
-	if err != nil {
-		return fmt.Errorf("postgres: %s session %s: %w", op, id, err)
+	rec, err := scanSession(id, ss.pool.QueryRow(ctx, `UPDATE weft_sessions SET `+set+`, last_seen_ns = GREATEST(last_seen_ns, $3)
+		WHERE id = $1 AND NOT ended RETURNING `+sessionColumns, id, value, now.UnixNano()))
+	if err != nil && !errors.Is(err, sessions.ErrNotFound) {
+		return nil, fmt.Errorf("postgres: %s session %s: %w", op, id, err)
 	}
-	if tag.RowsAffected() == 0 {
-		return sessions.ErrNotFound
-	}
-	return nil
+	return rec, err
 }
 
 // End implements sessions.Store.
-func (ss *SessionStore) End(ctx context.Context, id string) error {
+func (ss *SessionStore) End(ctx context.Context, id, principal string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("postgres: end session: %w", err)
 	}
-	tag, err := ss.pool.Exec(ctx, `UPDATE weft_sessions SET ended = true WHERE id = $1`, id)
+	tag, err := ss.pool.Exec(ctx, `UPDATE weft_sessions SET ended = true WHERE id = $1 AND NOT ended AND principal = $2`, id, principal)
 	if err != nil {
 		return fmt.Errorf("postgres: end session %s: %w", id, err)
 	}

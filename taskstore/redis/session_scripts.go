@@ -45,21 +45,27 @@ redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
 return 1`)
 
 // changeSessionScript changes a live session: "level" sets its level,
-// "sub" and "unsub" add or remove a subscription.
+// "sub" and "unsub" add or remove a subscription; then it moves LastSeen
+// to now unless later, and returns the session as changed.
 //
-// KEYS: hash, subscriptions. ARGV: what, value. Returns 0 when the
-// session is missing or ended, else 1.
-var changeSessionScript = redis.NewScript(`
-if redis.call('HGET', KEYS[1], 'ended') ~= '0' then return 0 end
+// KEYS: hash, subscriptions, sessions. ARGV: what, value, id, now (ns),
+// now (ms). Returns false when the session is missing or ended.
+var changeSessionScript = redis.NewScript(luaSession + `
+if redis.call('HGET', KEYS[1], 'ended') ~= '0' then return false end
 if ARGV[1] == 'level' then redis.call('HSET', KEYS[1], 'level', ARGV[2])
 elseif ARGV[1] == 'sub' then redis.call('SADD', KEYS[2], ARGV[2])
 else redis.call('SREM', KEYS[2], ARGV[2]) end
-return 1`)
+if tonumber(redis.call('HGET', KEYS[1], 'seen')) < tonumber(ARGV[4]) then
+	redis.call('HSET', KEYS[1], 'seen', ARGV[4])
+	redis.call('ZADD', KEYS[3], ARGV[5], ARGV[3])
+end
+return session()`)
 
-// endSessionScript marks a session ended. KEYS: hash. Returns 0 when it is
-// missing, else 1.
+// endSessionScript marks a live session of a principal ended. KEYS: hash.
+// ARGV: the principal. Returns 0 when it is missing, ended or another
+// principal's, else 1.
 var endSessionScript = redis.NewScript(`
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('HGET', KEYS[1], 'ended') ~= '0' or redis.call('HGET', KEYS[1], 'principal') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'ended', '1')
 return 1`)
 

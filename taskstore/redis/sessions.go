@@ -75,41 +75,36 @@ func (ss *SessionStore) Touch(ctx context.Context, id string, now time.Time, eve
 }
 
 // SetLevel implements sessions.Store.
-func (ss *SessionStore) SetLevel(ctx context.Context, id, level string) error {
-	return ss.change(ctx, id, "level", level)
+func (ss *SessionStore) SetLevel(ctx context.Context, id, level string, now time.Time) (*sessions.Record, error) {
+	return ss.change(ctx, id, "level", level, now)
 }
 
 // Subscribe implements sessions.Store.
-func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string) error {
-	return ss.change(ctx, id, "sub", uri)
+func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string, now time.Time) (*sessions.Record, error) {
+	return ss.change(ctx, id, "sub", uri, now)
 }
 
 // Unsubscribe implements sessions.Store.
-func (ss *SessionStore) Unsubscribe(ctx context.Context, id, uri string) error {
-	return ss.change(ctx, id, "unsub", uri)
+func (ss *SessionStore) Unsubscribe(ctx context.Context, id, uri string, now time.Time) (*sessions.Record, error) {
+	return ss.change(ctx, id, "unsub", uri, now)
 }
 
 // change runs changeSessionScript.
-func (ss *SessionStore) change(ctx context.Context, id, what, value string) error {
+func (ss *SessionStore) change(ctx context.Context, id, what, value string, now time.Time) (*sessions.Record, error) {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("redis: change session (%s): %w", what, err)
+		return nil, fmt.Errorf("redis: change session (%s): %w", what, err)
 	}
-	n, err := changeSessionScript.Run(ctx, ss.client, ss.sessionKeys(id)[:2], what, value).Int()
-	if err != nil {
-		return fmt.Errorf("redis: change session %s (%s): %w", id, what, err)
-	}
-	if n == 0 {
-		return sessions.ErrNotFound
-	}
-	return nil
+	res, err := changeSessionScript.Run(ctx, ss.client, ss.sessionKeys(id),
+		what, value, id, nanos(now), now.UnixMilli()).Result()
+	return decodeSession(id, res, err)
 }
 
 // End implements sessions.Store.
-func (ss *SessionStore) End(ctx context.Context, id string) error {
+func (ss *SessionStore) End(ctx context.Context, id, principal string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("redis: end session: %w", err)
 	}
-	n, err := endSessionScript.Run(ctx, ss.client, ss.sessionKeys(id)[:1]).Int()
+	n, err := endSessionScript.Run(ctx, ss.client, ss.sessionKeys(id)[:1], principal).Int()
 	if err != nil {
 		return fmt.Errorf("redis: end session %s: %w", id, err)
 	}
@@ -144,8 +139,8 @@ func (ss *SessionStore) StateKey(ctx context.Context) ([]byte, error) {
 	return []byte(key), nil
 }
 
-// decodeSession turns what getSessionScript or touchSessionScript returned
-// into a record.
+// decodeSession turns what getSessionScript, touchSessionScript or
+// changeSessionScript returned into a record.
 func decodeSession(id string, res any, err error) (*sessions.Record, error) {
 	switch {
 	case errors.Is(err, redis.Nil):

@@ -137,8 +137,13 @@ func (t *sessionTable) end(s *session, cause error) {
 	if !ok {
 		return
 	}
+	gone := s.deleted.Load()
 	for _, st := range streams {
-		st.end()
+		if gone {
+			st.endGone()
+		} else {
+			st.end()
+		}
 	}
 	if t.h.router != nil {
 		t.h.router.stop(s)

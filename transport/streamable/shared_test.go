@@ -88,7 +88,7 @@ func TestSharedSessionsReportWhetherTheyWereDeleted(t *testing.T) {
 	keptCopy := a.sessions.lookup(kept)
 	deleted := initSession(t, urlA, mcp.Version20251125)
 	deletedCopy := a.sessions.lookup(deleted)
-	if err := store.End(context.Background(), deleted); err != nil { // DELETE on another instance
+	if err := store.End(context.Background(), deleted, ""); err != nil { // DELETE on another instance
 		t.Fatal(err)
 	}
 	if n := a.sessions.sweep(later); n != 2 {
@@ -99,5 +99,35 @@ func TestSharedSessionsReportWhetherTheyWereDeleted(t *testing.T) {
 	}
 	if !(sharedSession{deletedCopy}).Deleted() {
 		t.Error("an idle copy of a session ended in the store does not report it deleted")
+	}
+}
+
+// A request that writes the session (here logging/setLevel) asks the store
+// nothing before the write, which checks the session: when it finds the
+// session ended by another instance, the request is answered 404 and the
+// instance drops its copy, as a Touch finding it ended would.
+func TestSharedSessionsAWriteFindsTheSessionEndedElsewhere(t *testing.T) {
+	store := sessions.NewMemoryStore()
+	_, urlA := sharedInstance(t, store)
+	b, urlB := sharedInstance(t, store)
+	setLevel := `{"jsonrpc":"2.0","id":7,"method":"logging/setLevel","params":{"level":"debug"}}`
+	sid := initSession(t, urlA, mcp.Version20251125)
+	wantStatus(t, do(t, "POST", urlB, legacyHeaders(sid), setLevel), http.StatusOK)
+	held := b.sessions.lookup(sid)
+	if held == nil {
+		t.Fatal("B did not take the session over")
+	}
+	if rec := held.stored.Load(); rec == nil || rec.Level != "debug" {
+		t.Fatalf("B's copy after logging/setLevel holds %+v; want the level the write returned", rec)
+	}
+	if err := store.End(context.Background(), sid, ""); err != nil { // DELETE on another instance
+		t.Fatal(err)
+	}
+	wantError(t, do(t, "POST", urlB, legacyHeaders(sid), setLevel), http.StatusNotFound, CodeSessionNotFound)
+	if b.sessions.lookup(sid) != nil {
+		t.Error("B still holds a session its write found ended")
+	}
+	if !(sharedSession{held}).Deleted() {
+		t.Error("B's copy does not report the session deleted")
 	}
 }
