@@ -112,8 +112,13 @@ func (s sharedSession) Unsubscribe(ctx context.Context, uri string) error {
 // returns. The write is the only store call of its request (see
 // checkedByWrite): when it finds the session ended for the cluster, the
 // session ends here, and the request's POST, if it has sent nothing yet,
-// is answered 404 as a request of an ended session is.
+// is answered 404 as a request of an ended session is. Writes of one
+// session here go one at a time: two racing could otherwise keep the older
+// record last, and the session would miss, until its next request, a
+// subscription it made.
 func (s sharedSession) change(what string, write func(now time.Time) (*sessions.Record, error)) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
 	rec, err := write(s.h.sessions.now())
 	switch {
 	case errors.Is(err, sessions.ErrNotFound):
