@@ -42,24 +42,24 @@ func (c *countingStore) Touch(ctx context.Context, id string, now time.Time, eve
 	return c.Store.Touch(ctx, id, now, every)
 }
 
-func (c *countingStore) SetLevel(ctx context.Context, id, level string) error {
+func (c *countingStore) SetLevel(ctx context.Context, id, level string, now time.Time) (*sessions.Record, error) {
 	c.calls.Add(1)
-	return c.Store.SetLevel(ctx, id, level)
+	return c.Store.SetLevel(ctx, id, level, now)
 }
 
-func (c *countingStore) Subscribe(ctx context.Context, id, uri string) error {
+func (c *countingStore) Subscribe(ctx context.Context, id, uri string, now time.Time) (*sessions.Record, error) {
 	c.calls.Add(1)
-	return c.Store.Subscribe(ctx, id, uri)
+	return c.Store.Subscribe(ctx, id, uri, now)
 }
 
-func (c *countingStore) Unsubscribe(ctx context.Context, id, uri string) error {
+func (c *countingStore) Unsubscribe(ctx context.Context, id, uri string, now time.Time) (*sessions.Record, error) {
 	c.calls.Add(1)
-	return c.Store.Unsubscribe(ctx, id, uri)
+	return c.Store.Unsubscribe(ctx, id, uri, now)
 }
 
-func (c *countingStore) End(ctx context.Context, id string) error {
+func (c *countingStore) End(ctx context.Context, id, principal string) error {
 	c.calls.Add(1)
-	return c.Store.End(ctx, id)
+	return c.Store.End(ctx, id, principal)
 }
 
 // instance is one server of a test cluster.
@@ -166,8 +166,22 @@ func TestSharedSessions_AnyInstanceServesTheSession(t *testing.T) {
 		t.Fatalf("a tools/call of a known session made %d calls to the session store, want 1", n)
 	}
 
-	// DELETE on one instance ends the session on all of them.
+	// A request that writes the session costs its write alone: the write
+	// checks the session.
+	before = store.calls.Load()
+	if msg := nextMessage(t, messages(t, post(t, c.url, `{"jsonrpc":"2.0","id":5,"method":"logging/setLevel","params":{"level":"debug"}}`, hdr))); member(t, msg, "result") != "{}" {
+		t.Fatalf("logging/setLevel again: %s", msg)
+	}
+	if n := store.calls.Load() - before; n != 1 {
+		t.Fatalf("a logging/setLevel of a session held here made %d calls to the session store, want 1", n)
+	}
+
+	// DELETE on one instance ends the session on all of them, in one call.
+	before = store.calls.Load()
 	deleteSession(t, c.url, hdr)
+	if n := store.calls.Load() - before; n != 1 {
+		t.Fatalf("DELETE made %d calls to the session store, want 1", n)
+	}
 	for _, in := range []*instance{a, b, c} {
 		if r := post(t, in.url, `{"jsonrpc":"2.0","id":4,"method":"ping"}`, hdr); r.StatusCode != http.StatusNotFound {
 			t.Fatalf("ping of a deleted session: %s, want 404", r.Status)

@@ -96,29 +96,34 @@ func (s *MemoryStore) unindexLocked(uri, id string) {
 	}
 }
 
-// live runs fn on the live session with the ID, under the lock.
-func (s *MemoryStore) live(ctx context.Context, op, id string, fn func(*Record)) error {
+// live runs fn on the live session with the ID, under the lock, and
+// returns a copy of the session after it, its LastSeen moved to now
+// unless later.
+func (s *MemoryStore) live(ctx context.Context, op, id string, now time.Time, fn func(*Record)) (*Record, error) {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("sessions: %s: %w", op, err)
+		return nil, fmt.Errorf("sessions: %s: %w", op, err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec, ok := s.m[id]
 	if !ok || rec.Ended {
-		return ErrNotFound
+		return nil, ErrNotFound
 	}
 	fn(rec)
-	return nil
+	if now.After(rec.LastSeen) {
+		rec.LastSeen = now
+	}
+	return rec.Clone(), nil
 }
 
 // SetLevel implements Store.
-func (s *MemoryStore) SetLevel(ctx context.Context, id, level string) error {
-	return s.live(ctx, "set level", id, func(r *Record) { r.Level = level })
+func (s *MemoryStore) SetLevel(ctx context.Context, id, level string, now time.Time) (*Record, error) {
+	return s.live(ctx, "set level", id, now, func(r *Record) { r.Level = level })
 }
 
 // Subscribe implements Store.
-func (s *MemoryStore) Subscribe(ctx context.Context, id, uri string) error {
-	return s.live(ctx, "subscribe", id, func(r *Record) {
+func (s *MemoryStore) Subscribe(ctx context.Context, id, uri string, now time.Time) (*Record, error) {
+	return s.live(ctx, "subscribe", id, now, func(r *Record) {
 		if !slices.Contains(r.Subscriptions, uri) {
 			r.Subscriptions = append(r.Subscriptions, uri)
 			s.indexLocked(uri, id)
@@ -127,28 +132,26 @@ func (s *MemoryStore) Subscribe(ctx context.Context, id, uri string) error {
 }
 
 // Unsubscribe implements Store.
-func (s *MemoryStore) Unsubscribe(ctx context.Context, id, uri string) error {
-	return s.live(ctx, "unsubscribe", id, func(r *Record) {
+func (s *MemoryStore) Unsubscribe(ctx context.Context, id, uri string, now time.Time) (*Record, error) {
+	return s.live(ctx, "unsubscribe", id, now, func(r *Record) {
 		r.Subscriptions = slices.DeleteFunc(r.Subscriptions, func(u string) bool { return u == uri })
 		s.unindexLocked(uri, id)
 	})
 }
 
 // End implements Store.
-func (s *MemoryStore) End(ctx context.Context, id string) error {
+func (s *MemoryStore) End(ctx context.Context, id, principal string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sessions: end: %w", err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec, ok := s.m[id]
-	if !ok {
+	if !ok || rec.Ended || rec.Principal != principal {
 		return ErrNotFound
 	}
-	if !rec.Ended {
-		for _, uri := range rec.Subscriptions {
-			s.unindexLocked(uri, id)
-		}
+	for _, uri := range rec.Subscriptions {
+		s.unindexLocked(uri, id)
 	}
 	rec.Ended = true
 	return nil

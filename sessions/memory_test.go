@@ -27,10 +27,10 @@ func ExampleMemoryStore_Subscribers() {
 	now := time.Now()
 	for _, id := range []string{"s3", "s1", "s5", "s2", "s4"} {
 		store.Create(ctx, &sessions.Record{ID: id, Version: "2025-11-25", CreatedAt: now, LastSeen: now})
-		store.Subscribe(ctx, id, "file:///notes.txt")
+		store.Subscribe(ctx, id, "file:///notes.txt", now)
 	}
-	store.Unsubscribe(ctx, "s2", "file:///notes.txt")
-	store.End(ctx, "s4") // DELETE: an ended session is no one's subscriber
+	store.Unsubscribe(ctx, "s2", "file:///notes.txt", now)
+	store.End(ctx, "s4", "") // DELETE: an ended session is no one's subscriber
 
 	for after := ""; ; {
 		page, err := store.Subscribers(ctx, "file:///notes.txt", after, 2)

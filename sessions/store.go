@@ -69,18 +69,25 @@ type Store interface {
 	// than every before now, it first sets LastSeen to now. So a session in
 	// steady use is written once per every, not on each request.
 	Touch(ctx context.Context, id string, now time.Time, every time.Duration) (*Record, error)
-	// SetLevel sets the session's log level (ErrNotFound when the session
-	// is missing or ended).
-	SetLevel(ctx context.Context, id, level string) error
-	// Subscribe adds uri to the session's subscriptions (ErrNotFound when
-	// the session is missing or ended); adding one twice keeps one.
-	Subscribe(ctx context.Context, id, uri string) error
-	// Unsubscribe removes uri from the session's subscriptions (ErrNotFound
-	// when the session is missing or ended).
-	Unsubscribe(ctx context.Context, id, uri string) error
-	// End marks the session ended for every instance; ending an ended
-	// session does nothing; a missing one is ErrNotFound.
-	End(ctx context.Context, id string) error
+	// SetLevel, Subscribe and Unsubscribe change a live session and
+	// return it as changed, in one round trip to the store, so that the
+	// write also tells an instance whether the session still lives (a
+	// request making it needs no Touch before it): ErrNotFound when the
+	// session is missing or ended. The write shows the session in use: it
+	// moves LastSeen to now unless LastSeen is later.
+	//
+	// SetLevel sets the session's log level.
+	SetLevel(ctx context.Context, id, level string, now time.Time) (*Record, error)
+	// Subscribe adds uri to the session's subscriptions; adding one twice
+	// keeps one.
+	Subscribe(ctx context.Context, id, uri string, now time.Time) (*Record, error)
+	// Unsubscribe removes uri from the session's subscriptions.
+	Unsubscribe(ctx context.Context, id, uri string, now time.Time) (*Record, error)
+	// End marks the session of principal ended for every instance, in one
+	// round trip: ErrNotFound when the session is missing, has ended
+	// already, or is another principal's (which looks like a missing one),
+	// and then nothing changes.
+	End(ctx context.Context, id, principal string) error
 	// Expire deletes up to limit sessions, ended or not, last seen before
 	// idleBefore, and returns their IDs.
 	Expire(ctx context.Context, idleBefore time.Time, limit int) ([]string, error)

@@ -21,6 +21,16 @@ type SharedSession interface {
 	// version with a client of the capabilities and info given (as JSON).
 	Established(ctx context.Context, version string, caps, client json.RawMessage) error
 	// SetLevel stores the log level logging/setLevel set.
+	//
+	// A logging/setLevel, resources/subscribe or resources/unsubscribe
+	// request reaches the server without the store check every other
+	// request of the session makes first: the server answers it by calling
+	// SetLevel, Subscribe or Unsubscribe, whose write makes that check
+	// (so the request costs one round trip to the store). When the write
+	// finds the session ended elsewhere, it fails with an error that wraps
+	// the transport's session-ended error, the session ends here, and the
+	// request is answered as one of an ended session (404) if its answer
+	// has not begun.
 	SetLevel(ctx context.Context, level string) error
 	// Subscribe and Unsubscribe store a resources/subscribe or
 	// resources/unsubscribe.

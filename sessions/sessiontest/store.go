@@ -45,6 +45,7 @@ func run(t *testing.T, open opener) {
 		{"RecordsAreCopies", testCopies},
 		{"TouchWritesOnlyWhenStale", testTouch},
 		{"LevelAndSubscriptions", testState},
+		{"WritesShowTheSessionInUse", testWritesShowUse},
 		{"ConcurrentSubscriptionsAreAllKept", testConcurrentSubscribe},
 		{"EndEndsEverywhere", testEnd},
 		{"ExpireDeletesIdleSessions", testExpire},
@@ -148,10 +149,10 @@ func testMissing(t *testing.T, open opener) {
 	for name, err := range map[string]error{
 		"Get":         func() error { _, err := a.Get(ctx, id); return err }(),
 		"Touch":       func() error { _, err := a.Touch(ctx, id, epoch, time.Second); return err }(),
-		"SetLevel":    a.SetLevel(ctx, id, "debug"),
-		"Subscribe":   a.Subscribe(ctx, id, "file:///a"),
-		"Unsubscribe": a.Unsubscribe(ctx, id, "file:///a"),
-		"End":         a.End(ctx, id),
+		"SetLevel":    drop(a.SetLevel(ctx, id, "debug", epoch)),
+		"Subscribe":   drop(a.Subscribe(ctx, id, "file:///a", epoch)),
+		"Unsubscribe": drop(a.Unsubscribe(ctx, id, "file:///a", epoch)),
+		"End":         a.End(ctx, id, ""),
 	} {
 		if !errors.Is(err, sessions.ErrNotFound) {
 			t.Errorf("%s of a missing session: got %v, want ErrNotFound", name, err)
@@ -197,7 +198,7 @@ func testTouch(t *testing.T, open opener) {
 	same(t, "Touch past the interval returned", got, rec)
 	same(t, "Touch past the interval stored", get(t, a, rec.ID), rec)
 	// An ended session is returned as ended and not touched.
-	if err := a.End(ctx, rec.ID); err != nil {
+	if err := a.End(ctx, rec.ID, rec.Principal); err != nil {
 		t.Fatalf("End: %v", err)
 	}
 	got, err = b.Touch(ctx, rec.ID, now.Add(time.Hour), every)
@@ -212,24 +213,34 @@ func testState(t *testing.T, open opener) {
 	a, b := open(t)
 	ctx := context.Background()
 	rec := create(t, a, newRecord("alice"))
-	if err := b.SetLevel(ctx, rec.ID, "debug"); err != nil {
+	got, err := b.SetLevel(ctx, rec.ID, "debug", rec.LastSeen)
+	if err != nil {
 		t.Fatalf("SetLevel: %v", err)
 	}
+	rec.Level = "debug"
+	same(t, "SetLevel returned", got, rec)
 	for _, step := range []struct {
-		sub bool
-		uri string
-	}{{true, "file:///c"}, {true, "file:///a"}, {false, "file:///b"}, {false, "file:///never"}} {
+		sub  bool
+		uri  string
+		want []string
+	}{
+		{true, "file:///c", []string{"file:///a", "file:///b", "file:///c"}},
+		{true, "file:///a", []string{"file:///a", "file:///b", "file:///c"}},
+		{false, "file:///b", []string{"file:///a", "file:///c"}},
+		{false, "file:///never", []string{"file:///a", "file:///c"}},
+	} {
 		var err error
 		if step.sub {
-			err = b.Subscribe(ctx, rec.ID, step.uri)
+			got, err = b.Subscribe(ctx, rec.ID, step.uri, rec.LastSeen)
 		} else {
-			err = b.Unsubscribe(ctx, rec.ID, step.uri)
+			got, err = b.Unsubscribe(ctx, rec.ID, step.uri, rec.LastSeen)
 		}
 		if err != nil {
 			t.Fatalf("subscribe %v %s: %v", step.sub, step.uri, err)
 		}
+		rec.Subscriptions = step.want
+		same(t, fmt.Sprintf("subscribe %v %s returned", step.sub, step.uri), got, rec)
 	}
-	rec.Level, rec.Subscriptions = "debug", []string{"file:///a", "file:///c"}
 	same(t, "after SetLevel, Subscribe and Unsubscribe", get(t, a, rec.ID), rec)
 	touched, err := a.Touch(ctx, rec.ID, rec.LastSeen, time.Minute)
 	if err != nil {
@@ -237,13 +248,69 @@ func testState(t *testing.T, open opener) {
 	}
 	same(t, "Touch after SetLevel, Subscribe and Unsubscribe", touched, rec)
 	for _, uri := range rec.Subscriptions {
-		if err := b.Unsubscribe(ctx, rec.ID, uri); err != nil {
+		if _, err := b.Unsubscribe(ctx, rec.ID, uri, rec.LastSeen); err != nil {
 			t.Fatalf("Unsubscribe: %v", err)
 		}
 	}
 	rec.Subscriptions = nil
 	same(t, "after unsubscribing from everything", get(t, a, rec.ID), rec)
 }
+
+// testWritesShowUse checks that a write moves LastSeen forward to its now,
+// never back, as seen by the record it returns, by Get, and by Expire.
+func testWritesShowUse(t *testing.T, open opener) {
+	a, b := open(t)
+	ctx := context.Background()
+	level := func(id string, now time.Time) (*sessions.Record, error) { return b.SetLevel(ctx, id, "error", now) }
+	sub := func(id string, now time.Time) (*sessions.Record, error) {
+		return b.Subscribe(ctx, id, "file:///z", now)
+	}
+	unsub := func(id string, now time.Time) (*sessions.Record, error) {
+		return b.Unsubscribe(ctx, id, "file:///a", now)
+	}
+	writes := []struct {
+		name  string
+		write func(id string, now time.Time) (*sessions.Record, error)
+		apply func(*sessions.Record)
+	}{
+		{"SetLevel", level, func(r *sessions.Record) { r.Level = "error" }},
+		{"Subscribe", sub, func(r *sessions.Record) { r.Subscriptions = append(r.Subscriptions, "file:///z") }},
+		{"Unsubscribe", unsub, func(r *sessions.Record) { r.Subscriptions = slices.DeleteFunc(r.Subscriptions, isURI("file:///a")) }},
+	}
+	for _, w := range writes {
+		rec := create(t, a, newRecord("alice"))
+		// An earlier now leaves LastSeen where it is.
+		got, err := w.write(rec.ID, rec.LastSeen.Add(-time.Hour))
+		if err != nil {
+			t.Fatalf("%s: %v", w.name, err)
+		}
+		w.apply(rec)
+		same(t, w.name+" with an earlier now returned", got, rec)
+		same(t, w.name+" with an earlier now stored", get(t, a, rec.ID), rec)
+		// A later one moves it, by a step smaller than Touch's interval
+		// would: a write is made anyway.
+		now := rec.LastSeen.Add(time.Millisecond)
+		if got, err = w.write(rec.ID, now); err != nil {
+			t.Fatalf("%s: %v", w.name, err)
+		}
+		rec.LastSeen = now
+		same(t, w.name+" with a later now returned", got, rec)
+		same(t, w.name+" with a later now stored", get(t, a, rec.ID), rec)
+		// Expire sees the new LastSeen: the session is not idle before it.
+		if ids, err := b.Expire(ctx, now, 10); err != nil || slices.Contains(ids, rec.ID) {
+			t.Fatalf("Expire before the LastSeen %s set: %v, %v; want the session kept", w.name, ids, err)
+		}
+		if ids, err := b.Expire(ctx, now.Add(time.Millisecond), 10); err != nil || !slices.Contains(ids, rec.ID) {
+			t.Fatalf("Expire after the LastSeen %s set: %v, %v; want the session expired", w.name, ids, err)
+		}
+	}
+}
+
+// isURI returns a test for uri.
+func isURI(uri string) func(string) bool { return func(u string) bool { return u == uri } }
+
+// drop returns the error of a call that also returns a record.
+func drop(_ *sessions.Record, err error) error { return err }
 
 func testConcurrentSubscribe(t *testing.T, open opener) {
 	a, b := open(t)
@@ -258,7 +325,7 @@ func testConcurrentSubscribe(t *testing.T, open opener) {
 		if i%2 == 1 {
 			s = b
 		}
-		wg.Go(func() { errs <- s.Subscribe(context.Background(), rec.ID, uri) })
+		wg.Go(func() { errs <- drop(s.Subscribe(context.Background(), rec.ID, uri, rec.LastSeen)) })
 	}
 	wg.Wait()
 	close(errs)
@@ -275,19 +342,23 @@ func testEnd(t *testing.T, open opener) {
 	a, b := open(t)
 	ctx := context.Background()
 	rec := create(t, a, newRecord("alice"))
-	if err := b.End(ctx, rec.ID); err != nil {
+	if err := b.End(ctx, rec.ID, "mallory"); !errors.Is(err, sessions.ErrNotFound) {
+		t.Fatalf("End by another principal: got %v, want ErrNotFound", err)
+	}
+	same(t, "a session after End by another principal", get(t, a, rec.ID), rec)
+	if err := b.End(ctx, rec.ID, "alice"); err != nil {
 		t.Fatalf("End: %v", err)
 	}
 	if got := get(t, a, rec.ID); !got.Ended {
 		t.Fatalf("after End through one handle, the other sees the session live")
 	}
-	if err := a.End(ctx, rec.ID); err != nil {
-		t.Fatalf("End of an ended session: got %v, want nil", err)
+	if err := a.End(ctx, rec.ID, "alice"); !errors.Is(err, sessions.ErrNotFound) {
+		t.Fatalf("End of an ended session: got %v, want ErrNotFound", err)
 	}
 	for name, err := range map[string]error{
-		"SetLevel":    a.SetLevel(ctx, rec.ID, "debug"),
-		"Subscribe":   a.Subscribe(ctx, rec.ID, "file:///z"),
-		"Unsubscribe": a.Unsubscribe(ctx, rec.ID, "file:///a"),
+		"SetLevel":    drop(a.SetLevel(ctx, rec.ID, "debug", epoch.Add(time.Hour))),
+		"Subscribe":   drop(a.Subscribe(ctx, rec.ID, "file:///z", epoch.Add(time.Hour))),
+		"Unsubscribe": drop(a.Unsubscribe(ctx, rec.ID, "file:///a", epoch.Add(time.Hour))),
 	} {
 		if !errors.Is(err, sessions.ErrNotFound) {
 			t.Errorf("%s of an ended session: got %v, want ErrNotFound", name, err)
@@ -295,6 +366,10 @@ func testEnd(t *testing.T, open opener) {
 	}
 	rec.Ended = true
 	same(t, "an ended session after refused writes", get(t, b, rec.ID), rec)
+	bare := create(t, a, &sessions.Record{ID: rand.Text(), CreatedAt: epoch, LastSeen: epoch})
+	if err := b.End(ctx, bare.ID, ""); err != nil {
+		t.Fatalf("End of a session no principal started: %v", err)
+	}
 }
 
 func testExpire(t *testing.T, open opener) {
@@ -306,7 +381,7 @@ func testExpire(t *testing.T, open opener) {
 	for _, r := range []*sessions.Record{old1, old2, ended, fresh} {
 		create(t, a, r)
 	}
-	if err := a.End(ctx, ended.ID); err != nil {
+	if err := a.End(ctx, ended.ID, ended.Principal); err != nil {
 		t.Fatalf("End: %v", err)
 	}
 	// A touch moves a session out of reach of the cutoff.
@@ -384,10 +459,10 @@ func testCancelled(t *testing.T, open opener) {
 		"Create":      a.Create(ctx, newRecord("bob")),
 		"Get":         func() error { _, err := a.Get(ctx, rec.ID); return err }(),
 		"Touch":       func() error { _, err := a.Touch(ctx, rec.ID, epoch, time.Second); return err }(),
-		"SetLevel":    a.SetLevel(ctx, rec.ID, "debug"),
-		"Subscribe":   a.Subscribe(ctx, rec.ID, "file:///z"),
-		"Unsubscribe": a.Unsubscribe(ctx, rec.ID, "file:///a"),
-		"End":         a.End(ctx, rec.ID),
+		"SetLevel":    drop(a.SetLevel(ctx, rec.ID, "debug", epoch)),
+		"Subscribe":   drop(a.Subscribe(ctx, rec.ID, "file:///z", epoch)),
+		"Unsubscribe": drop(a.Unsubscribe(ctx, rec.ID, "file:///a", epoch)),
+		"End":         a.End(ctx, rec.ID, rec.Principal),
 		"Expire":      func() error { _, err := a.Expire(ctx, epoch.Add(time.Hour), 10); return err }(),
 		"StateKey":    func() error { _, err := a.StateKey(ctx); return err }(),
 		"Subscribers": func() error { _, err := a.Subscribers(ctx, "file:///a", "", 10); return err }(),
@@ -449,9 +524,9 @@ func testSubscribers(t *testing.T, open opener) {
 	}{{true, s1.ID, "file:///c"}, {true, s1.ID, "file:///c"}, {true, s3.ID, "file:///c"}, {false, s2.ID, "file:///a"}, {false, s2.ID, "file:///never"}} {
 		var err error
 		if step.sub {
-			err = a.Subscribe(ctx, step.id, step.uri)
+			_, err = a.Subscribe(ctx, step.id, step.uri, epoch)
 		} else {
-			err = a.Unsubscribe(ctx, step.id, step.uri)
+			_, err = a.Unsubscribe(ctx, step.id, step.uri, epoch)
 		}
 		if err != nil {
 			t.Fatalf("subscribe %v %s: %v", step.sub, step.uri, err)
@@ -460,15 +535,15 @@ func testSubscribers(t *testing.T, open opener) {
 	sameIDs(t, "after Subscribe (twice for one) and Unsubscribe", subscribers(t, b, "file:///c", 10), []string{s1.ID, s3.ID})
 	sameIDs(t, "after Unsubscribe", subscribers(t, b, "file:///a", 10), []string{s1.ID, s3.ID})
 	// A refused write lists nobody.
-	if err := b.Subscribe(ctx, rand.Text(), "file:///c"); !errors.Is(err, sessions.ErrNotFound) {
+	if _, err := b.Subscribe(ctx, rand.Text(), "file:///c", epoch); !errors.Is(err, sessions.ErrNotFound) {
 		t.Fatalf("Subscribe of a missing session: %v", err)
 	}
 	// An ended session is no one's subscriber, though its record keeps
 	// what it had.
-	if err := b.End(ctx, s1.ID); err != nil {
+	if err := b.End(ctx, s1.ID, s1.Principal); err != nil {
 		t.Fatalf("End: %v", err)
 	}
-	if err := a.Subscribe(ctx, s1.ID, "file:///d"); !errors.Is(err, sessions.ErrNotFound) {
+	if _, err := a.Subscribe(ctx, s1.ID, "file:///d", epoch); !errors.Is(err, sessions.ErrNotFound) {
 		t.Fatalf("Subscribe of an ended session: %v", err)
 	}
 	sameIDs(t, "after End", subscribers(t, b, "file:///c", 10), []string{s3.ID})
@@ -501,7 +576,7 @@ func testSubscriberPages(t *testing.T, open opener) {
 		}
 		create(t, a, rec)
 		if i%5 != 0 {
-			if err := b.Subscribe(ctx, rec.ID, uri); err != nil {
+			if _, err := b.Subscribe(ctx, rec.ID, uri, epoch); err != nil {
 				t.Fatalf("Subscribe: %v", err)
 			}
 		}
@@ -517,10 +592,10 @@ func testSubscriberPages(t *testing.T, open opener) {
 	if err != nil || !slices.Equal(first, want[:10]) {
 		t.Fatalf("first page of 10: %v, %v; want %v", first, err, want[:10])
 	}
-	if err := b.Unsubscribe(ctx, want[9], uri); err != nil {
+	if _, err := b.Unsubscribe(ctx, want[9], uri, epoch); err != nil {
 		t.Fatalf("Unsubscribe: %v", err)
 	}
-	if err := b.End(ctx, want[10]); err != nil {
+	if err := b.End(ctx, want[10], "alice"); err != nil {
 		t.Fatalf("End: %v", err)
 	}
 	next, err := a.Subscribers(ctx, uri, want[9], 10)
@@ -546,9 +621,9 @@ func testConcurrentSubscribers(t *testing.T, open opener) {
 			// half of them also to another URI.
 			other := fmt.Sprintf("file:///%d", j)
 			wg.Go(func() {
-				errs <- s.Subscribe(context.Background(), rec.ID, uri)
+				errs <- drop(s.Subscribe(context.Background(), rec.ID, uri, epoch))
 				if i%2 == 0 {
-					errs <- s.Subscribe(context.Background(), rec.ID, other)
+					errs <- drop(s.Subscribe(context.Background(), rec.ID, other, epoch))
 				}
 			})
 		}

@@ -104,47 +104,46 @@ func scanSession(id string, row pgx.Row) (*sessions.Record, error) {
 }
 
 // SetLevel implements sessions.Store.
-func (ss *SessionStore) SetLevel(ctx context.Context, id, level string) error {
-	return ss.change(ctx, "set the log level of", id, `level = $2`, "", level)
+func (ss *SessionStore) SetLevel(ctx context.Context, id, level string, now time.Time) (*sessions.Record, error) {
+	return ss.change(ctx, "set the log level of", id, `level = $2`, "", level, now)
 }
 
 // Subscribe implements sessions.Store: the session's record and the index
 // by URI change in one statement.
-func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string) error {
+func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string, now time.Time) (*sessions.Record, error) {
 	return ss.change(ctx, "subscribe", id,
 		`subscriptions = CASE WHEN $2 = ANY (subscriptions) THEN subscriptions ELSE array_append(subscriptions, $2::text) END`,
-		`INSERT INTO weft_session_subscribers (uri, session) SELECT $2, id FROM changed ON CONFLICT DO NOTHING`, uri)
+		`INSERT INTO weft_session_subscribers (uri, session) SELECT $2, id FROM changed ON CONFLICT DO NOTHING`, uri, now)
 }
 
 // Unsubscribe implements sessions.Store, as Subscribe does.
-func (ss *SessionStore) Unsubscribe(ctx context.Context, id, uri string) error {
+func (ss *SessionStore) Unsubscribe(ctx context.Context, id, uri string, now time.Time) (*sessions.Record, error) {
 	return ss.change(ctx, "unsubscribe", id, `subscriptions = array_remove(subscriptions, $2::text)`,
-		`DELETE FROM weft_session_subscribers WHERE uri = $2 AND session IN (SELECT id FROM changed)`, uri)
+		`DELETE FROM weft_session_subscribers WHERE uri = $2 AND session IN (SELECT id FROM changed)`, uri, now)
 }
 
-// change updates a live session with set, whose $2 is value, and, unless
-// index is "", runs index in the same statement, where "changed" holds
-// the ID of the session changed, if any.
-func (ss *SessionStore) change(ctx context.Context, op, id, set, index, value string) error {
+// change updates a live session with set, whose $2 is value, moves its
+// LastSeen to now unless later, and returns it as changed; unless index
+// is "", it runs index in the same statement, where "changed" holds the
+// session changed, if any.
+func (ss *SessionStore) change(ctx context.Context, op, id, set, index, value string, now time.Time) (*sessions.Record, error) {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("postgres: %s session: %w", op, err)
+		return nil, fmt.Errorf("postgres: %s session: %w", op, err)
 	}
-	var n int
-	q := `WITH changed AS (UPDATE weft_sessions SET ` + set + ` WHERE id = $1 AND NOT ended RETURNING id)`
+	q := `WITH changed AS (UPDATE weft_sessions SET ` + set + `, last_seen_ns = GREATEST(last_seen_ns, $3)
+		WHERE id = $1 AND NOT ended RETURNING ` + sessionColumns + `)`
 	if index != "" {
 		q += `, indexed AS (` + index + `)`
 	}
-	if err := ss.pool.QueryRow(ctx, q+` SELECT count(*) FROM changed`, id, value).Scan(&n); err != nil {
-		return fmt.Errorf("postgres: %s session %s: %w", op, id, err)
+	rec, err := scanSession(id, ss.pool.QueryRow(ctx, q+` SELECT `+sessionColumns+` FROM changed`, id, value, now.UnixNano()))
+	if err != nil && !errors.Is(err, sessions.ErrNotFound) {
+		return nil, fmt.Errorf("postgres: %s session %s: %w", op, id, err)
 	}
-	if n == 0 {
-		return sessions.ErrNotFound
-	}
-	return nil
+	return rec, err
 }
 
 // End implements sessions.Store.
-func (ss *SessionStore) End(ctx context.Context, id string) error {
+func (ss *SessionStore) End(ctx context.Context, id, principal string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("postgres: end session: %w", err)
 	}
@@ -153,11 +152,11 @@ func (ss *SessionStore) End(ctx context.Context, id string) error {
 	// sessions, and the session's expiry deletes it.
 	var n int
 	err := ss.pool.QueryRow(ctx, `WITH ended AS (
-		UPDATE weft_sessions SET ended = true WHERE id = $1 RETURNING id
+		UPDATE weft_sessions SET ended = true WHERE id = $1 AND NOT ended AND principal = $2 RETURNING id
 	), unindexed AS (
 		DELETE FROM weft_session_subscribers WHERE session IN (SELECT id FROM ended)
 	)
-	SELECT count(*) FROM ended`, id).Scan(&n)
+	SELECT count(*) FROM ended`, id, principal).Scan(&n)
 	if err != nil {
 		return fmt.Errorf("postgres: end session %s: %w", id, err)
 	}

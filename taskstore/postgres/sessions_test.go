@@ -50,7 +50,7 @@ func TestMigrationIndexesTheSubscriptionsOfStoredSessions(t *testing.T) {
 			t.Fatalf("Create: %v", err)
 		}
 	}
-	if err := ss.End(ctx, "gone"); err != nil {
+	if err := ss.End(ctx, "gone", ""); err != nil {
 		t.Fatalf("End: %v", err)
 	}
 	s.Close()

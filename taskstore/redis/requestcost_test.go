@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -30,8 +31,9 @@ import (
 // holds it, on the other the first time (taking it over) and after.
 //
 // Requests that change the session (logging/setLevel, resources/subscribe
-// and unsubscribe) cost their write besides, and DELETE a read and the
-// end; both are asserted too, so a change in either shows.
+// and unsubscribe) cost their write alone, which checks the session as
+// Touch does, and DELETE its End alone; but the first request of a
+// session on an instance, which takes it over, reads it first.
 func TestRequestOfKnownSessionCostsOneRoundTrip(t *testing.T) {
 	prefix := newPrefix(t)
 	a := newCountedInstance(t, prefix, -1)
@@ -96,22 +98,64 @@ func TestRequestOfKnownSessionCostsOneRoundTrip(t *testing.T) {
 		t.Errorf("a request that moves LastSeen cost %v; want one Touch in one round trip", cost)
 	}
 
+	// A request that writes the session costs the write alone on an
+	// instance that holds the session: the write checks that the session
+	// lives and returns it, as Touch would have.
 	for _, w := range writes {
 		cost := a.cost(t, func() { a.post(t, sid, w.body) })
-		t.Logf("%s: %v", w.method, cost)
-		if cost.roundTrips != 2 || cost.calls["Touch"] != 1 || cost.calls[w.method] != 1 {
-			t.Errorf("a request calling %s cost %v; want Touch and %s, one round trip each", w.method, cost, w.method)
+		t.Logf("%s on a, which holds it: %v", w.method, cost)
+		if cost.roundTrips != 1 || cost.total() != 1 || cost.calls[w.method] != 1 {
+			t.Errorf("a request calling %s cost %v; want %s alone, in one round trip", w.method, cost, w.method)
+		}
+		if w.method == "Subscribe" {
+			if rec, err := c.plain.Get(t.Context(), sid); err != nil || !slices.Equal(rec.Subscriptions, []string{"cost://readme"}) {
+				t.Errorf("after resources/subscribe the store holds %+v (%v); want the subscription", rec, err)
+			}
+		}
+	}
+	if rec, err := c.plain.Get(t.Context(), sid); err != nil || rec.Level != "debug" || len(rec.Subscriptions) != 0 {
+		t.Errorf("after the writes the store holds %+v (%v); want level debug and no subscription", rec, err)
+	}
+	// An instance that has not seen the session yet reads it first (Touch)
+	// to take it over: once per session and instance.
+	d := newCountedInstance(t, prefix, -1)
+	for i, w := range writes {
+		cost := d.cost(t, func() { d.post(t, sid, w.body) })
+		t.Logf("%s on d, which takes it over with the first: %v", w.method, cost)
+		if i == 0 && (cost.roundTrips != 2 || cost.total() != 2 || cost.calls["Touch"] != 1 || cost.calls[w.method] != 1) {
+			t.Errorf("a request calling %s that takes the session over cost %v; want Touch and %s, one round trip each", w.method, cost, w.method)
+		}
+		if i > 0 && (cost.roundTrips != 1 || cost.total() != 1 || cost.calls[w.method] != 1) {
+			t.Errorf("a request calling %s after the take-over cost %v; want %s alone, in one round trip", w.method, cost, w.method)
 		}
 	}
 
-	cost = b.cost(t, func() {
-		if status := b.send(t, http.MethodDelete, sid, ""); status != http.StatusNoContent {
+	// DELETE costs its End alone (which checks the session and its
+	// principal), here on an instance that does not hold the session.
+	e := newCountedInstance(t, prefix, -1)
+	cost = e.cost(t, func() {
+		if status := e.send(t, http.MethodDelete, sid, ""); status != http.StatusNoContent {
 			t.Errorf("DELETE answered HTTP %d; want 204", status)
 		}
 	})
 	t.Logf("DELETE: %v", cost)
-	if cost.roundTrips != 2 || cost.calls["Get"] != 1 || cost.calls["End"] != 1 {
-		t.Errorf("DELETE cost %v; want Get and End, one round trip each", cost)
+	if cost.roundTrips != 1 || cost.total() != 1 || cost.calls["End"] != 1 {
+		t.Errorf("DELETE cost %v; want End alone, in one round trip", cost)
+	}
+
+	// A write to a session ended elsewhere finds it ended: 404, in that one
+	// round trip, and the instance drops its copy.
+	cost = a.cost(t, func() {
+		if status := a.send(t, http.MethodPost, sid, writes[0].body); status != http.StatusNotFound {
+			t.Errorf("logging/setLevel of a session deleted on another instance answered HTTP %d; want 404", status)
+		}
+	})
+	t.Logf("SetLevel of a deleted session: %v", cost)
+	if cost.roundTrips != 1 || cost.total() != 1 || cost.calls["SetLevel"] != 1 {
+		t.Errorf("logging/setLevel of a deleted session cost %v; want SetLevel alone, in one round trip", cost)
+	}
+	if status := a.send(t, http.MethodPost, sid, writes[1].body); status != http.StatusNotFound {
+		t.Errorf("resources/subscribe after that answered HTTP %d; want 404", status)
 	}
 }
 
@@ -288,24 +332,24 @@ func (s countedSessions) Touch(ctx context.Context, id string, now time.Time, ev
 	return s.Store.Touch(ctx, id, now, every)
 }
 
-func (s countedSessions) SetLevel(ctx context.Context, id, level string) error {
+func (s countedSessions) SetLevel(ctx context.Context, id, level string, now time.Time) (*sessions.Record, error) {
 	s.calls.add("SetLevel")
-	return s.Store.SetLevel(ctx, id, level)
+	return s.Store.SetLevel(ctx, id, level, now)
 }
 
-func (s countedSessions) Subscribe(ctx context.Context, id, uri string) error {
+func (s countedSessions) Subscribe(ctx context.Context, id, uri string, now time.Time) (*sessions.Record, error) {
 	s.calls.add("Subscribe")
-	return s.Store.Subscribe(ctx, id, uri)
+	return s.Store.Subscribe(ctx, id, uri, now)
 }
 
-func (s countedSessions) Unsubscribe(ctx context.Context, id, uri string) error {
+func (s countedSessions) Unsubscribe(ctx context.Context, id, uri string, now time.Time) (*sessions.Record, error) {
 	s.calls.add("Unsubscribe")
-	return s.Store.Unsubscribe(ctx, id, uri)
+	return s.Store.Unsubscribe(ctx, id, uri, now)
 }
 
-func (s countedSessions) End(ctx context.Context, id string) error {
+func (s countedSessions) End(ctx context.Context, id, principal string) error {
 	s.calls.add("End")
-	return s.Store.End(ctx, id)
+	return s.Store.End(ctx, id, principal)
 }
 
 func (s countedSessions) Expire(ctx context.Context, idleBefore time.Time, limit int) ([]string, error) {

@@ -51,22 +51,27 @@ return 1`)
 
 // changeSessionScript changes a live session: "level" sets its level,
 // "sub" and "unsub" add or remove a subscription, in the session's set and
-// in the URI's subscribers.
+// in the URI's subscribers; then it moves LastSeen to now unless later, and
+// returns the session as changed.
 //
-// KEYS: hash, subscriptions, and for "sub" and "unsub" the URI's
-// subscribers. ARGV: what, value, the session's ID. Returns 0 when the
-// session is missing or ended, else 1.
-var changeSessionScript = redis.NewScript(`
-if redis.call('HGET', KEYS[1], 'ended') ~= '0' then return 0 end
+// KEYS: hash, subscriptions, sessions, and for "sub" and "unsub" the URI's
+// subscribers. ARGV: what, value, id, now (ns), now (ms). Returns false
+// when the session is missing or ended.
+var changeSessionScript = redis.NewScript(luaSession + `
+if redis.call('HGET', KEYS[1], 'ended') ~= '0' then return false end
 if ARGV[1] == 'level' then redis.call('HSET', KEYS[1], 'level', ARGV[2])
 elseif ARGV[1] == 'sub' then
 	redis.call('SADD', KEYS[2], ARGV[2])
-	redis.call('ZADD', KEYS[3], 0, ARGV[3])
+	redis.call('ZADD', KEYS[4], 0, ARGV[3])
 else
 	redis.call('SREM', KEYS[2], ARGV[2])
-	redis.call('ZREM', KEYS[3], ARGV[3])
+	redis.call('ZREM', KEYS[4], ARGV[3])
 end
-return 1`)
+if tonumber(redis.call('HGET', KEYS[1], 'seen')) < tonumber(ARGV[4]) then
+	redis.call('HSET', KEYS[1], 'seen', ARGV[4])
+	redis.call('ZADD', KEYS[3], ARGV[5], ARGV[3])
+end
+return session()`)
 
 // luaUnindex removes a session from the subscribers of every URI it
 // subscribed to.
@@ -76,15 +81,15 @@ local function unindex(subs, id, prefix)
 end
 `
 
-// endSessionScript marks a session ended, and takes it out of the
-// subscribers of its URIs.
+// endSessionScript marks a live session of a principal ended, and takes
+// it out of the subscribers of its URIs.
 //
-// KEYS: hash, subscriptions. ARGV: id, the subscribers key prefix.
-// Returns 0 when it is missing, else 1.
+// KEYS: hash, subscriptions. ARGV: the principal, the id, the subscribers
+// key prefix. Returns 0 when it is missing, ended or another principal's,
+// else 1.
 var endSessionScript = redis.NewScript(luaUnindex + `
-local ended = redis.call('HGET', KEYS[1], 'ended')
-if not ended then return 0 end
-if ended == '0' then unindex(KEYS[2], ARGV[1], ARGV[2]) end
+if redis.call('HGET', KEYS[1], 'ended') ~= '0' or redis.call('HGET', KEYS[1], 'principal') ~= ARGV[1] then return 0 end
+unindex(KEYS[2], ARGV[2], ARGV[3])
 redis.call('HSET', KEYS[1], 'ended', '1')
 return 1`)
 

@@ -75,42 +75,37 @@ func (ss *SessionStore) Touch(ctx context.Context, id string, now time.Time, eve
 }
 
 // SetLevel implements sessions.Store.
-func (ss *SessionStore) SetLevel(ctx context.Context, id, level string) error {
-	return ss.change(ctx, id, "level", level, ss.sessionKeys(id)[:2])
+func (ss *SessionStore) SetLevel(ctx context.Context, id, level string, now time.Time) (*sessions.Record, error) {
+	return ss.change(ctx, id, "level", level, now, ss.sessionKeys(id))
 }
 
 // Subscribe implements sessions.Store: the session's set and the URI's
 // subscribers change in one script.
-func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string) error {
-	return ss.change(ctx, id, "sub", uri, append(ss.sessionKeys(id)[:2], ss.keys.subscribers+uri))
+func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string, now time.Time) (*sessions.Record, error) {
+	return ss.change(ctx, id, "sub", uri, now, append(ss.sessionKeys(id), ss.keys.subscribers+uri))
 }
 
 // Unsubscribe implements sessions.Store, as Subscribe does.
-func (ss *SessionStore) Unsubscribe(ctx context.Context, id, uri string) error {
-	return ss.change(ctx, id, "unsub", uri, append(ss.sessionKeys(id)[:2], ss.keys.subscribers+uri))
+func (ss *SessionStore) Unsubscribe(ctx context.Context, id, uri string, now time.Time) (*sessions.Record, error) {
+	return ss.change(ctx, id, "unsub", uri, now, append(ss.sessionKeys(id), ss.keys.subscribers+uri))
 }
 
 // change runs changeSessionScript on keys.
-func (ss *SessionStore) change(ctx context.Context, id, what, value string, keys []string) error {
+func (ss *SessionStore) change(ctx context.Context, id, what, value string, now time.Time, keys []string) (*sessions.Record, error) {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("redis: change session (%s): %w", what, err)
+		return nil, fmt.Errorf("redis: change session (%s): %w", what, err)
 	}
-	n, err := changeSessionScript.Run(ctx, ss.client, keys, what, value, id).Int()
-	if err != nil {
-		return fmt.Errorf("redis: change session %s (%s): %w", id, what, err)
-	}
-	if n == 0 {
-		return sessions.ErrNotFound
-	}
-	return nil
+	res, err := changeSessionScript.Run(ctx, ss.client, keys,
+		what, value, id, nanos(now), now.UnixMilli()).Result()
+	return decodeSession(id, res, err)
 }
 
 // End implements sessions.Store.
-func (ss *SessionStore) End(ctx context.Context, id string) error {
+func (ss *SessionStore) End(ctx context.Context, id, principal string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("redis: end session: %w", err)
 	}
-	n, err := endSessionScript.Run(ctx, ss.client, ss.sessionKeys(id)[:2], id, ss.keys.subscribers).Int()
+	n, err := endSessionScript.Run(ctx, ss.client, ss.sessionKeys(id)[:2], principal, id, ss.keys.subscribers).Int()
 	if err != nil {
 		return fmt.Errorf("redis: end session %s: %w", id, err)
 	}
@@ -165,8 +160,8 @@ func (ss *SessionStore) StateKey(ctx context.Context) ([]byte, error) {
 	return []byte(key), nil
 }
 
-// decodeSession turns what getSessionScript or touchSessionScript returned
-// into a record.
+// decodeSession turns what getSessionScript, touchSessionScript or
+// changeSessionScript returned into a record.
 func decodeSession(id string, res any, err error) (*sessions.Record, error) {
 	switch {
 	case errors.Is(err, redis.Nil):

@@ -123,14 +123,14 @@ func (ss *SessionStore) Touch(ctx context.Context, id string, now time.Time, eve
 }
 
 // SetLevel implements sessions.Store.
-func (ss *SessionStore) SetLevel(ctx context.Context, id, level string) error {
-	return ss.change(ctx, "set the log level of session", id, "", func(rec *sessions.Record) { rec.Level = level })
+func (ss *SessionStore) SetLevel(ctx context.Context, id, level string, now time.Time) (*sessions.Record, error) {
+	return ss.change(ctx, "set the log level of session", id, now, "", func(rec *sessions.Record) { rec.Level = level })
 }
 
 // Subscribe implements sessions.Store: the session's record and the index
 // by URI change in one transaction.
-func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string) error {
-	return ss.change(ctx, "subscribe session", id, `INSERT OR IGNORE INTO weft_session_subscribers (uri, session) VALUES (?, ?)`,
+func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string, now time.Time) (*sessions.Record, error) {
+	return ss.change(ctx, "subscribe session", id, now, `INSERT OR IGNORE INTO weft_session_subscribers (uri, session) VALUES (?, ?)`,
 		func(rec *sessions.Record) {
 			if !slices.Contains(rec.Subscriptions, uri) {
 				rec.Subscriptions = append(rec.Subscriptions, uri)
@@ -139,21 +139,23 @@ func (ss *SessionStore) Subscribe(ctx context.Context, id, uri string) error {
 }
 
 // Unsubscribe implements sessions.Store, as Subscribe does.
-func (ss *SessionStore) Unsubscribe(ctx context.Context, id, uri string) error {
-	return ss.change(ctx, "unsubscribe session", id, `DELETE FROM weft_session_subscribers WHERE uri = ? AND session = ?`,
+func (ss *SessionStore) Unsubscribe(ctx context.Context, id, uri string, now time.Time) (*sessions.Record, error) {
+	return ss.change(ctx, "unsubscribe session", id, now, `DELETE FROM weft_session_subscribers WHERE uri = ? AND session = ?`,
 		func(rec *sessions.Record) {
 			rec.Subscriptions = slices.DeleteFunc(rec.Subscriptions, func(u string) bool { return u == uri })
 		}, uri, id)
 }
 
 // change applies fn to the live session inside a write transaction, which
-// holds the file's write lock from its start, and then runs index with
-// args there, unless index is "".
-func (ss *SessionStore) change(ctx context.Context, op, id, index string, fn func(*sessions.Record), args ...any) error {
+// holds the file's write lock from its start, moves its LastSeen to now
+// unless later, runs index with args there unless index is "", and
+// returns the session as changed.
+func (ss *SessionStore) change(ctx context.Context, op, id string, now time.Time, index string, fn func(*sessions.Record), args ...any) (*sessions.Record, error) {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("sqlite: %s: %w", op, err)
+		return nil, fmt.Errorf("sqlite: %s: %w", op, err)
 	}
-	return ss.write(ctx, op, func(ctx context.Context, tx *sql.Tx) error {
+	var changed *sessions.Record
+	err := ss.write(ctx, op, func(ctx context.Context, tx *sql.Tx) error {
 		rec, err := ss.read(ctx, tx, id)
 		if err != nil {
 			return err
@@ -162,27 +164,36 @@ func (ss *SessionStore) change(ctx context.Context, op, id, index string, fn fun
 			return sessions.ErrNotFound
 		}
 		fn(rec)
+		if now.After(rec.LastSeen) {
+			rec.LastSeen = now
+		}
 		subs, err := json.Marshal(nonNil(rec.Subscriptions))
 		if err != nil {
 			return err
 		}
-		if _, err = tx.ExecContext(ctx, `UPDATE weft_sessions SET level = ?, subscriptions = ? WHERE id = ?`, rec.Level, string(subs), id); err != nil {
+		if _, err = tx.ExecContext(ctx, `UPDATE weft_sessions SET level = ?, subscriptions = ?, last_seen_ns = ? WHERE id = ?`,
+			rec.Level, string(subs), rec.LastSeen.UnixNano(), id); err != nil {
 			return err
 		}
 		if index != "" {
 			_, err = tx.ExecContext(ctx, index, args...)
 		}
+		changed = rec
 		return err
 	})
+	if err != nil {
+		return nil, err
+	}
+	return changed, nil
 }
 
 // End implements sessions.Store.
-func (ss *SessionStore) End(ctx context.Context, id string) error {
+func (ss *SessionStore) End(ctx context.Context, id, principal string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqlite: end session: %w", err)
 	}
 	return ss.write(ctx, "end session", func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE weft_sessions SET ended = 1 WHERE id = ?`, id)
+		res, err := tx.ExecContext(ctx, `UPDATE weft_sessions SET ended = 1 WHERE id = ? AND ended = 0 AND principal = ?`, id, principal)
 		if err != nil {
 			return err
 		}

@@ -74,7 +74,7 @@ func TestMigrationIndexesTheSubscriptionsOfStoredSessions(t *testing.T) {
 			t.Fatalf("Create: %v", err)
 		}
 	}
-	if err := s.End(ctx, "gone"); err != nil {
+	if err := s.End(ctx, "gone", ""); err != nil {
 		t.Fatalf("End: %v", err)
 	}
 	// Back to the schema of version 3, as an older weft left it.

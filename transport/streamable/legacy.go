@@ -30,7 +30,7 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 			"the Mcp-Session-Id header is missing: start a session with initialize, then send the ID it returns with every request"))
 		return
 	}
-	s, err := h.sessions.find(r, sid)
+	s, err := h.sessions.find(r, sid, checkedByWrite(p))
 	if err != nil {
 		writeError(w, http.StatusServiceUnavailable, firstID(p), jsonrpc.NewError(codeTransport, "cannot reach the session store: %v", err))
 		return
@@ -159,7 +159,7 @@ func (s *session) refuseInitialize(ctx context.Context, st *respStream, resp *js
 	if s.stored.Load() != nil {
 		s.deleted.Store(true)
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
-		err := s.h.opts.Sessions.End(ctx, s.id)
+		err := s.h.opts.Sessions.End(ctx, s.id, s.principal)
 		cancel()
 		if err != nil && !errors.Is(err, sessions.ErrNotFound) {
 			s.h.opts.Logger.Warn("streamable: could not end a refused initialize's session in the session store; it lives there until it idles out",
@@ -233,7 +233,7 @@ func (h *Handler) serveGet(w http.ResponseWriter, r *http.Request) {
 		modernOnly(w, r)
 		return
 	}
-	s, err := h.sessions.find(r, sid)
+	s, err := h.sessions.find(r, sid, false)
 	if err != nil {
 		writeError(w, http.StatusServiceUnavailable, jsonrpc.ID{}, jsonrpc.NewError(codeTransport, "cannot reach the session store: %v", err))
 		return

@@ -347,6 +347,19 @@ func (st *respStream) end() {
 	st.completeLocked()
 }
 
+// endGone ends the stream as end does, for a session that ended for the
+// cluster (see endDeleted): a POST stream that has sent nothing yet first
+// answers 404 Session not found, as any request of that session now is.
+func (st *respStream) endGone() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.complete && !st.get && st.mode == modeUndecided && st.w != nil {
+		st.mode = modeJSON
+		writeError(st.w, http.StatusNotFound, jsonrpc.ID{}, jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
+	}
+	st.completeLocked()
+}
+
 // abandon stops awaiting one response: its request was cancelled, so none
 // will come. When nothing else is due the stream completes; an undecided
 // stream then answers 204, or the other responses of a batch, and a

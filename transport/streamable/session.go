@@ -47,6 +47,10 @@ type session struct {
 	// deleted is set once the store says the session ended for every
 	// instance (see shared.go).
 	deleted atomic.Bool
+	// writeMu orders the session's writes to the store from this Handler,
+	// so that the record each returns, which replaces stored, is newer
+	// than the one it replaces (see sharedSession.change).
+	writeMu sync.Mutex
 
 	mu       sync.Mutex
 	version  string            // negotiated protocol version, once initialize is answered

@@ -117,8 +117,9 @@ func (t *sessionTable) len() int {
 }
 
 // end removes a session and ends it with cause: its server stops reading,
-// its streams end and its stored events are deleted. Ending a session twice
-// does nothing.
+// its streams end (a POST stream of a session deleted for the cluster that
+// has sent nothing answers 404: see endGone) and its stored events are
+// deleted. Ending a session twice does nothing.
 func (t *sessionTable) end(s *session, cause error) {
 	streams, ok := s.shut(cause)
 	// Every end removes the session from the table, not only the first:
@@ -137,8 +138,13 @@ func (t *sessionTable) end(s *session, cause error) {
 	if !ok {
 		return
 	}
+	gone := s.deleted.Load()
 	for _, st := range streams {
-		st.end()
+		if gone {
+			st.endGone()
+		} else {
+			st.end()
+		}
 	}
 	if t.h.router != nil {
 		t.h.router.stop(s)

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/weftmcp/weft/auth"
 	"github.com/weftmcp/weft/jsonrpc"
+	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/sessions"
 	"github.com/weftmcp/weft/transport/sse"
 )
@@ -21,7 +21,9 @@ import (
 // not hold is served if the store holds it, by taking the session over
 // from the stored state; each request of a session asks the store, in one
 // round trip, whether it still lives (DELETE on another instance ends it
-// here too); and the store expires idle sessions for the whole cluster.
+// here too), a round trip that for a request writing the session (and
+// DELETE) is the write itself; and the store expires idle sessions for the
+// whole cluster.
 
 // storeTimeout bounds the store calls of the expiry sweep.
 const storeTimeout = 10 * time.Second
@@ -87,51 +89,64 @@ func (t *sessionTable) noteDeleted(idle []*session) {
 
 // SetLevel implements transport.SharedSession.
 func (s sharedSession) SetLevel(ctx context.Context, level string) error {
-	if err := s.h.opts.Sessions.SetLevel(ctx, s.id, level); err != nil {
-		return fmt.Errorf("streamable: storing the log level of session %s: %w", s.id, err)
-	}
-	s.changeStored(func(r *sessions.Record) { r.Level = level })
-	return nil
+	return s.change("the log level", func(now time.Time) (*sessions.Record, error) {
+		return s.h.opts.Sessions.SetLevel(ctx, s.id, level, now)
+	})
 }
 
 // Subscribe implements transport.SharedSession.
 func (s sharedSession) Subscribe(ctx context.Context, uri string) error {
-	if err := s.h.opts.Sessions.Subscribe(ctx, s.id, uri); err != nil {
-		return fmt.Errorf("streamable: storing a subscription of session %s: %w", s.id, err)
-	}
-	s.changeStored(func(r *sessions.Record) {
-		if !slices.Contains(r.Subscriptions, uri) {
-			r.Subscriptions = append(r.Subscriptions, uri)
-		}
+	return s.change("a subscription", func(now time.Time) (*sessions.Record, error) {
+		return s.h.opts.Sessions.Subscribe(ctx, s.id, uri, now)
 	})
-	return nil
 }
 
 // Unsubscribe implements transport.SharedSession.
 func (s sharedSession) Unsubscribe(ctx context.Context, uri string) error {
-	if err := s.h.opts.Sessions.Unsubscribe(ctx, s.id, uri); err != nil {
-		return fmt.Errorf("streamable: storing an unsubscription of session %s: %w", s.id, err)
-	}
-	s.changeStored(func(r *sessions.Record) {
-		r.Subscriptions = slices.DeleteFunc(r.Subscriptions, func(u string) bool { return u == uri })
+	return s.change("an unsubscription", func(now time.Time) (*sessions.Record, error) {
+		return s.h.opts.Sessions.Unsubscribe(ctx, s.id, uri, now)
 	})
+}
+
+// change makes a write to the session in the store and keeps the record it
+// returns. The write is the only store call of its request (see
+// checkedByWrite): when it finds the session ended for the cluster, the
+// session ends here, and the request's POST, if it has sent nothing yet,
+// is answered 404 as a request of an ended session is. Writes of one
+// session here go one at a time: two racing could otherwise keep the older
+// record last, and the session would miss, until its next request, a
+// subscription it made.
+func (s sharedSession) change(what string, write func(now time.Time) (*sessions.Record, error)) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	rec, err := write(s.h.sessions.now())
+	switch {
+	case errors.Is(err, sessions.ErrNotFound):
+		s.h.sessions.endDeleted(s.session)
+		return fmt.Errorf("streamable: session %s has ended: %w", s.id, ErrSessionEnded)
+	case err != nil:
+		return fmt.Errorf("streamable: storing %s of session %s: %w", what, s.id, err)
+	}
+	s.stored.Store(rec)
 	return nil
 }
 
-// changeStored applies fn to a copy of the session's stored record and
-// keeps the copy, unless another change raced it, which it then repeats on.
-func (s *session) changeStored(fn func(*sessions.Record)) {
-	for {
-		old := s.stored.Load()
-		if old == nil {
-			return
-		}
-		c := old.Clone()
-		fn(c)
-		if s.stored.CompareAndSwap(old, c) {
-			return
-		}
+// checkedByWrite reports whether a POST to a session is one request whose
+// handling writes the session in the store (logging/setLevel,
+// resources/subscribe and unsubscribe: see transport.SharedSession). That
+// write checks, in its one round trip, that the session lives, so a
+// Handler that holds the session serves the request without asking the
+// store first.
+func checkedByWrite(p *post) bool {
+	req := p.single()
+	if req == nil || req.IsNotification() {
+		return false
 	}
+	switch req.Method {
+	case mcp.MethodLoggingSetLevel, mcp.MethodResourcesSubscribe, mcp.MethodResourcesUnsubscribe:
+		return true
+	}
+	return false
 }
 
 // touchEvery is how stale a session's LastSeen may be in the store before
@@ -147,12 +162,19 @@ func (t *sessionTable) touchEvery() time.Duration {
 // find returns the live session with the ID if the principal of r started
 // it, or nil. Without a shared store that is the table's; with one, the
 // store says, in one round trip, whether the session lives, and a session
-// the table lacks is taken over from it. The error is the store's.
-func (t *sessionTable) find(r *http.Request, id string) (*session, error) {
+// the table lacks is taken over from it. With checkedByWrite (the request
+// writes the session, which checks it), a session the table holds is
+// returned without asking the store. The error is the store's.
+func (t *sessionTable) find(r *http.Request, id string, checkedByWrite bool) (*session, error) {
 	principal := auth.PrincipalFrom(r.Context())
 	store := t.h.opts.Sessions
 	if store == nil {
 		return t.lookupOf(id, principal), nil
+	}
+	if checkedByWrite {
+		if s := t.lookupOf(id, principal); s != nil {
+			return s, nil
+		}
 	}
 	local := t.lookup(id)
 	rec, err := store.Touch(r.Context(), id, t.now(), t.touchEvery())
@@ -215,17 +237,12 @@ func (t *sessionTable) adopt(ctx context.Context, rec *sessions.Record, client s
 // endShared ends the session with the ID, if principal started it, for
 // every instance (DELETE): it reports false when there is no such session.
 func (t *sessionTable) endShared(ctx context.Context, id, principal string) (bool, error) {
-	store := t.h.opts.Sessions
-	rec, err := store.Get(ctx, id)
-	switch {
+	// One round trip: End itself refuses a missing or ended session, and
+	// another principal's.
+	switch err := t.h.opts.Sessions.End(ctx, id, principal); {
 	case errors.Is(err, sessions.ErrNotFound):
 		return false, nil
 	case err != nil:
-		return false, err
-	case rec.Ended || rec.Principal != principal:
-		return false, nil
-	}
-	if err := store.End(ctx, id); err != nil && !errors.Is(err, sessions.ErrNotFound) {
 		return false, err
 	}
 	if s := t.lookup(id); s != nil {

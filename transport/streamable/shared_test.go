@@ -2,10 +2,14 @@ package streamable
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -88,7 +92,7 @@ func TestSharedSessionsReportWhetherTheyWereDeleted(t *testing.T) {
 	keptCopy := a.sessions.lookup(kept)
 	deleted := initSession(t, urlA, mcp.Version20251125)
 	deletedCopy := a.sessions.lookup(deleted)
-	if err := store.End(context.Background(), deleted); err != nil { // DELETE on another instance
+	if err := store.End(context.Background(), deleted, ""); err != nil { // DELETE on another instance
 		t.Fatal(err)
 	}
 	if n := a.sessions.sweep(later); n != 2 {
@@ -99,5 +103,114 @@ func TestSharedSessionsReportWhetherTheyWereDeleted(t *testing.T) {
 	}
 	if !(sharedSession{deletedCopy}).Deleted() {
 		t.Error("an idle copy of a session ended in the store does not report it deleted")
+	}
+}
+
+// A request that writes the session (here logging/setLevel) asks the store
+// nothing before the write, which checks the session: when it finds the
+// session ended by another instance, the request is answered 404 and the
+// instance drops its copy, as a Touch finding it ended would.
+func TestSharedSessionsAWriteFindsTheSessionEndedElsewhere(t *testing.T) {
+	store := sessions.NewMemoryStore()
+	_, urlA := sharedInstance(t, store)
+	b, urlB := sharedInstance(t, store)
+	setLevel := `{"jsonrpc":"2.0","id":7,"method":"logging/setLevel","params":{"level":"debug"}}`
+	sid := initSession(t, urlA, mcp.Version20251125)
+	wantStatus(t, do(t, "POST", urlB, legacyHeaders(sid), setLevel), http.StatusOK)
+	held := b.sessions.lookup(sid)
+	if held == nil {
+		t.Fatal("B did not take the session over")
+	}
+	if rec := held.stored.Load(); rec == nil || rec.Level != "debug" {
+		t.Fatalf("B's copy after logging/setLevel holds %+v; want the level the write returned", rec)
+	}
+	if err := store.End(context.Background(), sid, ""); err != nil { // DELETE on another instance
+		t.Fatal(err)
+	}
+	wantError(t, do(t, "POST", urlB, legacyHeaders(sid), setLevel), http.StatusNotFound, CodeSessionNotFound)
+	if b.sessions.lookup(sid) != nil {
+		t.Error("B still holds a session its write found ended")
+	}
+	if !(sharedSession{held}).Deleted() {
+		t.Error("B's copy does not report the session deleted")
+	}
+}
+
+// overlapStore is a memory session store that notes how many Subscribe
+// calls of one session run at once, and lets the others run in the middle
+// of each.
+type overlapStore struct {
+	*sessions.MemoryStore
+	mu        sync.Mutex
+	now, most int
+}
+
+func (s *overlapStore) Subscribe(ctx context.Context, id, uri string, now time.Time) (*sessions.Record, error) {
+	s.mu.Lock()
+	s.now++
+	s.most = max(s.most, s.now)
+	s.mu.Unlock()
+	for range 10 {
+		runtime.Gosched()
+	}
+	rec, err := s.MemoryStore.Subscribe(ctx, id, uri, now)
+	for range 10 {
+		runtime.Gosched()
+	}
+	s.mu.Lock()
+	s.now--
+	s.mu.Unlock()
+	return rec, err
+}
+
+// Subscriptions made at once through one Handler are all in its copy of
+// the session: its writes go one at a time, so the record the last
+// returns, which the copy keeps, holds every one.
+func TestSharedSessionsConcurrentSubscriptionsAreAllKeptHere(t *testing.T) {
+	store := &overlapStore{MemoryStore: sessions.NewMemoryStore()}
+	s := server.New(mcp.Implementation{Name: "shared", Version: "1"}, &server.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s.AddResource(&mcp.Resource{URI: "file:///0", Name: "r"},
+		func(_ context.Context, _ *server.Request, uri string, _ map[string]string) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: mcp.ResourceContentsList{&mcp.TextResourceContents{URI: uri, Text: "r"}}}, nil
+		})
+	h, url := serve(t, s, &HandlerOptions{Sessions: store, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	sid := initSession(t, url, mcp.Version20251125)
+	const n = 20
+	var wg sync.WaitGroup
+	statuses := make(chan int, n)
+	for i := range n {
+		wg.Go(func() {
+			body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/subscribe","params":{"uri":"file:///%d"}}`, 10+i, i)
+			req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+			if err != nil {
+				statuses <- 0
+				return
+			}
+			for k, v := range legacyHeaders(sid) {
+				req.Header.Set(k, v)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				statuses <- 0
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			statuses <- resp.StatusCode
+		})
+	}
+	wg.Wait()
+	close(statuses)
+	for status := range statuses {
+		if status != http.StatusOK {
+			t.Fatalf("a resources/subscribe answered HTTP %d; want 200", status)
+		}
+	}
+	if store.most != 1 {
+		t.Errorf("%d writes of one session ran at once through one Handler; want one at a time", store.most)
+	}
+	held := h.sessions.lookup(sid).stored.Load()
+	if len(held.Subscriptions) != n {
+		t.Errorf("the Handler's copy holds %d of the %d subscriptions made through it: %v", len(held.Subscriptions), n, held.Subscriptions)
 	}
 }

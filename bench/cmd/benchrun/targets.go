@@ -81,14 +81,18 @@ func sharedSessionTargets(r *results) []targetCheck {
 	for _, c := range cells() {
 		for _, v := range impl.Variants {
 			k := rowKey{Section: sectionSharedSessions, Impl: subject, Variant: v.Name, Store: v.Store, Cell: c}
-			trips := r.figure(k, roundTripsPerOp)
+			trips, apart := requestTrips(r, k)
 			if v.Section != sectionSharedSessions || trips.Max == 0 {
 				continue
+			}
+			measured := trips.format(formatCount) + " round trips per request, counted by the server in serving requests (the expiry sweep's, in the background, apart)"
+			if !apart {
+				measured = trips.format(formatCount) + " round trips per request, the expiry sweep's included (measured before they were told apart)"
 			}
 			checks = append(checks, targetCheck{
 				Group:    "issue 17",
 				Target:   fmt.Sprintf("%s: a request of a known session on %s makes ≤ %.0f store round trip", c, v.Store, maxSessionRoundTrips),
-				Measured: trips.format(formatCount) + " round trips per request",
+				Measured: measured,
 				Met:      trips.Median <= maxSessionRoundTrips,
 			})
 		}

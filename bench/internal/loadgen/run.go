@@ -53,6 +53,13 @@ type Spending struct {
 	// RoundTrips is how many round trips the server under load has made
 	// to the store; negative when not read.
 	RoundTrips int64
+	// BackgroundRoundTrips is how many of RoundTrips the server made in
+	// the background, outside any request (a periodic sweep); negative
+	// when not told apart.
+	BackgroundRoundTrips int64
+	// Requests is how many requests the server had begun serving when
+	// RoundTrips was read, by its own count; negative when not read.
+	Requests int64
 }
 
 // Session is an initialized MCP session whose Echo call checks its answer;
@@ -96,6 +103,17 @@ type Result struct {
 	// Options.Store over the window per request; zero without a Store or a
 	// count.
 	StoreRoundTripsPerRequest float64 `json:",omitzero"`
+	// StoreRequestRoundTripsPerRequest is the round trips the server made
+	// in serving requests (RoundTrips less BackgroundRoundTrips), divided
+	// by the requests it began, both as the server counted them between
+	// the same two moments: exact, where the calls answered in the window
+	// and the round trips counted at the server's two readings, a few
+	// milliseconds apart from the window's ends, are not.
+	// StoreBackgroundRoundTripsPerSecond is the background round trips over
+	// the window per second. Both are zero when the store's Spending does
+	// not tell them apart or count requests.
+	StoreRequestRoundTripsPerRequest   float64 `json:",omitzero"`
+	StoreBackgroundRoundTripsPerSecond float64 `json:",omitzero"`
 }
 
 // call is one answered call's timing.
@@ -179,6 +197,11 @@ func Run(ctx context.Context, session Session, server Server, opt Options) (Resu
 		r.StoreCPUPerRequest = (after.store.CPU - before.store.CPU) / time.Duration(n)
 		r.StoreCommandsPerRequest = perRequest(before.store.Commands, after.store.Commands, n)
 		r.StoreRoundTripsPerRequest = perRequest(before.store.RoundTrips, after.store.RoundTrips, n)
+		if b, a := before.store, after.store; b.RoundTrips >= 0 && b.BackgroundRoundTrips >= 0 && b.Requests >= 0 && a.Requests > b.Requests {
+			background := a.BackgroundRoundTrips - b.BackgroundRoundTrips
+			r.StoreRequestRoundTripsPerRequest = float64(a.RoundTrips-b.RoundTrips-background) / float64(a.Requests-b.Requests)
+			r.StoreBackgroundRoundTripsPerSecond = float64(background) / window.Seconds()
+		}
 	}
 	return r, nil
 }

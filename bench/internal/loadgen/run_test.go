@@ -145,7 +145,9 @@ func TestRunRejectsAnEmptyShape(t *testing.T) {
 	}
 }
 
-// steppingStore has spent cpu and done commands more at each reading.
+// steppingStore has spent cpu and done commands more at each reading, in
+// half as many round trips, a tenth of the commands' count of them in the
+// background, and counted a fifth of the commands' count of requests.
 type steppingStore struct {
 	cpu      time.Duration
 	commands int64 // negative: not counted
@@ -155,9 +157,10 @@ type steppingStore struct {
 func (s *steppingStore) Spent(context.Context) (loadgen.Spending, error) {
 	n := s.readings.Add(1) - 1
 	if s.commands < 0 {
-		return loadgen.Spending{CPU: time.Duration(n) * s.cpu, Commands: -1, RoundTrips: -1}, nil
+		return loadgen.Spending{CPU: time.Duration(n) * s.cpu, Commands: -1, RoundTrips: -1, BackgroundRoundTrips: -1, Requests: -1}, nil
 	}
-	return loadgen.Spending{CPU: time.Duration(n) * s.cpu, Commands: 7 + n*s.commands, RoundTrips: 3 + n*s.commands/2}, nil
+	return loadgen.Spending{CPU: time.Duration(n) * s.cpu, Commands: 7 + n*s.commands, RoundTrips: 3 + n*s.commands/2,
+		BackgroundRoundTrips: 1 + n*s.commands/10, Requests: 2 + n*s.commands/5}, nil
 }
 
 func TestRunDividesTheStoresSpendingOverTheWindowByItsRequests(t *testing.T) {
@@ -184,6 +187,15 @@ func TestRunDividesTheStoresSpendingOverTheWindowByItsRequests(t *testing.T) {
 		if r.StoreCommandsPerRequest != want || r.StoreRoundTripsPerRequest != want/2 {
 			t.Errorf("with %d commands, StoreCommandsPerRequest = %v and StoreRoundTripsPerRequest = %v, want %v and %v",
 				commands, r.StoreCommandsPerRequest, r.StoreRoundTripsPerRequest, want, want/2)
+		}
+		wantRequests, wantBackground := 0.0, 0.0
+		if commands > 0 {
+			wantRequests = float64(commands/2-commands/10) / float64(commands/5) // the server's count, not the client's
+			wantBackground = float64(commands/10) / r.Window.Seconds()
+		}
+		if r.StoreRequestRoundTripsPerRequest != wantRequests || r.StoreBackgroundRoundTripsPerSecond != wantBackground {
+			t.Errorf("with %d commands, StoreRequestRoundTripsPerRequest = %v and StoreBackgroundRoundTripsPerSecond = %v, want %v and %v",
+				commands, r.StoreRequestRoundTripsPerRequest, r.StoreBackgroundRoundTripsPerSecond, wantRequests, wantBackground)
 		}
 	}
 }

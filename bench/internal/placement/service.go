@@ -43,7 +43,7 @@ func (s *Service) Spent(ctx context.Context) (loadgen.Spending, error) {
 	if n == 0 {
 		return loadgen.Spending{}, fmt.Errorf("no %s process is visible in /proc; the store's CPU cannot be read (is it in another container?)", s.comm)
 	}
-	out := loadgen.Spending{CPU: cpu, Commands: -1, RoundTrips: -1}
+	out := loadgen.Spending{CPU: cpu, Commands: -1, RoundTrips: -1, BackgroundRoundTrips: -1, Requests: -1}
 	if s.place.Kind == "redis" {
 		out.Commands, err = s.redisCommands(ctx)
 	}

@@ -30,14 +30,18 @@ type Opened struct {
 }
 
 // RoundTrips returns how many round trips the server has made to its store
-// so far, and whether they are counted: they are for Redis (every command,
-// pipeline and transaction of the store and the bus; the bus's
-// subscription stream is not a round trip).
-func (o *Opened) RoundTrips() (int64, bool) {
+// so far, all and those of them made in the background (outside any HTTP
+// request: see roundTrips), and whether they are counted: they are for
+// Redis (every command, pipeline and transaction of the store and the bus;
+// the bus's subscription stream is not a round trip).
+func (o *Opened) RoundTrips() (all, background int64, ok bool) {
 	if o.trips == nil {
-		return 0, false
+		return 0, 0, false
 	}
-	return o.trips.n.Load(), true
+	// Background first: a round trip counted between the two loads then
+	// shows in all, never in background alone.
+	background = o.trips.background.Load()
+	return o.trips.n.Load(), background, true
 }
 
 // Close releases the store, its bus and their connections.

@@ -12,8 +12,9 @@
 //   - -shared-sessions keeps legacy HTTP sessions in that store's session
 //     store (streamable.HandlerOptions.Sessions) instead of in memory, and
 //     -tasks=false leaves the task runtime out;
-//   - -store-stats FILE appends the round trips made so far to that store
-//     to FILE on each SIGUSR1 (see reportRoundTrips);
+//   - -store-stats FILE appends the round trips made so far to that store,
+//     the background ones apart, and the HTTP requests begun, to FILE on
+//     each SIGUSR1 (see reportRoundTrips);
 //   - -otel sampled-out|recording instruments it with OpenTelemetry.
 package main
 
@@ -66,7 +67,7 @@ func main() {
 		shared     = flag.Bool("shared-sessions", false, "keep legacy HTTP sessions in the session store of -store (redis, postgres, sqlite)")
 		withTasks  = flag.Bool("tasks", true, "with -store, run a task runtime on it; -tasks=false opens the store for -shared-sessions alone, "+
 			"so no runtime's background work reaches the store")
-		statsFile = flag.String("store-stats", "", "on each SIGUSR1, append the round trips made so far to the store of -store to this file (Redis only)")
+		statsFile = flag.String("store-stats", "", "on each SIGUSR1, append the round trips made so far to the store of -store (all, the background ones) and the HTTP requests begun to this file (Redis only)")
 		tracing   = flag.String("otel", "none", "OpenTelemetry tracing: none, sampled-out (a tracer that samples nothing) or recording (every span recorded)")
 	)
 	// Warnings and errors only: the task runtime writes an audit event per
@@ -77,6 +78,7 @@ func main() {
 		store     *stores.Opened
 		stopOTel  = func(context.Context) error { return nil }
 		stopTrips = func() {}
+		served    = &servedRequests{}
 		httpOpts  = &streamable.HandlerOptions{MaxSessionsPerClient: -1, Logger: logger}
 	)
 	servermain.Main(servermain.Server{
@@ -95,7 +97,7 @@ func main() {
 			if store, err = stores.Open(context.Background(), *storeKind, *storeAt, *storeScope); err != nil {
 				return err
 			}
-			if stopTrips, err = reportRoundTrips(*statsFile, store); err != nil {
+			if stopTrips, err = reportRoundTrips(*statsFile, store, served); err != nil {
 				return errors.Join(err, store.Close())
 			}
 			if !*withTasks && !*shared {
@@ -120,7 +122,7 @@ func main() {
 		HTTP: func() http.Handler {
 			// The harness opens all its sessions (1000 idle ones for the
 			// memory figure) from one address.
-			return streamable.NewHandler(newServer(opts), httpOpts)
+			return served.count(streamable.NewHandler(newServer(opts), httpOpts))
 		},
 		Teardown: func(ctx context.Context) error {
 			var errs []error
