@@ -32,7 +32,8 @@ func (cl *call) finish(resp *Response, err error) {
 //
 // When ctx ends before the response arrives, the call is forgotten (a late
 // response is dropped), ConnOptions.OnCallAbandoned is called with the
-// context's cause, and an error wrapping the context's error (and its cause,
+// context's cause (also when ctx ended while the stream was writing the
+// request, which may have reached the peer), and an error wrapping the context's error (and its cause,
 // when one was given) is returned.
 func (c *Conn) Call(ctx context.Context, method string, params, result any, opts ...CallOption) error {
 	raw, err := marshalParams(params)
@@ -57,25 +58,27 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any, opts
 		o.onID(id)
 	}
 
-	if err := c.write(ctx, &Request{ID: id, Method: method, Params: raw}); err != nil {
-		if c.forget(id) {
-			return fmt.Errorf("jsonrpc: call %s: sending the request: %w", method, err)
-		}
-		<-cl.done // shutdown finished it meanwhile
-	} else {
+	reached, err := c.writeTelling(ctx, &Request{ID: id, Method: method, Params: raw})
+	switch {
+	case err == nil:
 		readOnBeforeWaiting(ctx)
 		select {
 		case <-cl.done:
 		case <-ctx.Done():
 			if c.forget(id) {
-				cause := context.Cause(ctx)
-				if c.onAbandoned != nil {
-					c.onAbandoned(id, method, cause)
-				}
-				return abandonedError(method, id, ctx.Err(), cause)
+				return c.abandon(ctx, id, method)
 			}
 			<-cl.done // the response won the race: use it
 		}
+	case !c.forget(id):
+		<-cl.done // shutdown finished it meanwhile
+	case reached && ctx.Err() != nil:
+		// The context ended while the stream wrote the request, which may
+		// have reached the peer all the same: abandoned, so the peer is
+		// told (it ignores a cancellation of a request it never got).
+		return c.abandon(ctx, id, method)
+	default:
+		return fmt.Errorf("jsonrpc: call %s: sending the request: %w", method, err)
 	}
 	switch {
 	case cl.err != nil:
@@ -84,6 +87,16 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any, opts
 		return cl.resp.Error
 	}
 	return unmarshalResult(method, cl.resp.Result, result)
+}
+
+// abandon tells OnCallAbandoned of the forgotten call whose context ended
+// and returns the call's error.
+func (c *Conn) abandon(ctx context.Context, id ID, method string) error {
+	cause := context.Cause(ctx)
+	if c.onAbandoned != nil {
+		c.onAbandoned(id, method, cause)
+	}
+	return abandonedError(method, id, ctx.Err(), cause)
 }
 
 // abandonedError is the error of a call given up when its context ended:

@@ -405,17 +405,26 @@ func (c *Conn) shutdown(cause error) {
 // stream so it can route messages sent from inside a handler; while another
 // message is being written, write waits for its turn unless ctx ends first.
 func (c *Conn) write(ctx context.Context, msg Message) error {
+	_, err := c.writeTelling(ctx, msg)
+	return err
+}
+
+// writeTelling is write that also reports whether the stream's Write was
+// called: once it was, the message may have reached the peer whatever the
+// error (ctx can end while a Streamable HTTP POST waits for its response,
+// after the server has begun serving its request).
+func (c *Conn) writeTelling(ctx context.Context, msg Message) (reached bool, err error) {
 	if err := ctx.Err(); err != nil {
-		return err
+		return false, err
 	}
 	if err := c.takeWriteTurn(ctx); err != nil {
-		return err
+		return false, err
 	}
 	defer c.passWriteTurn()
 	if c.ctx.Err() != nil {
-		return c.endedErr()
+		return false, c.endedErr()
 	}
-	return c.stream.Write(ctx, msg)
+	return true, c.stream.Write(ctx, msg)
 }
 
 // writeResponse sends the response to an incoming request. Unlike write it
