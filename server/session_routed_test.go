@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/sessions"
 	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/transport/streamable"
@@ -121,6 +122,48 @@ func TestRoutedSessions_AQuestionOnTheRequestStreamIsAnsweredElsewhere(t *testin
 	answerElicitation(t, cl.c.url, hdr, q, "Ada")
 	if res := nextMessage(t, call); !strings.Contains(string(res), "Hello, Ada!") {
 		t.Fatalf("tools/call answered %s after the answer went through C, want Hello, Ada!", res)
+	}
+}
+
+// Sampling and roots, the server's other requests to the client, cross
+// instances as elicitation does: a handler on A asks, the client answers
+// each question through another instance, and the handler goes on.
+func TestRoutedSessions_SamplingAndRootsAreAnsweredElsewhere(t *testing.T) {
+	cl := startRoutedCluster(t)
+	for _, in := range []*instance{cl.a, cl.b, cl.c} {
+		AddTool(in.srv, &mcp.Tool{Name: "sample_then_roots", Description: "Asks the model, then lists the roots."},
+			func(ctx context.Context, r *Request, _ struct{}) (string, error) {
+				res, err := r.Sample(ctx, &mcp.CreateMessageParams{MaxTokens: 10, Messages: []mcp.SamplingMessage{
+					{Role: mcp.RoleUser, Content: mcp.SamplingContents{&mcp.TextContent{Text: "Capital of France?"}}}}})
+				if err != nil {
+					return "", err
+				}
+				roots, err := r.ListRoots(ctx)
+				if err != nil {
+					return "", err
+				}
+				return text(res) + " in " + roots.Roots[0].URI, nil
+			})
+	}
+	init := post(t, cl.a.url, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{},"roots":{}},"clientInfo":{"name":"c","version":"1"}}}`, nil)
+	nextMessage(t, messages(t, init))
+	hdr := map[string]string{"Mcp-Session-Id": init.Header.Get("Mcp-Session-Id"), "MCP-Protocol-Version": mcp.Version20251125}
+	post(t, cl.b.url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr)
+	call := messages(t, post(t, cl.a.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sample_then_roots","arguments":{}}}`, hdr))
+	for _, step := range []struct{ method, answer, via string }{
+		{"sampling/createMessage", `{"role":"assistant","content":{"type":"text","text":"Paris"},"model":"m"}`, cl.c.url},
+		{"roots/list", `{"roots":[{"uri":"file:///work"}]}`, cl.b.url},
+	} {
+		q := nextMessage(t, call)
+		if member(t, q, "method") != `"`+step.method+`"` {
+			t.Fatalf("the call's stream on A carried %s, want %s", q, step.method)
+		}
+		if resp := post(t, step.via, `{"jsonrpc":"2.0","id":`+member(t, q, "id")+`,"result":`+step.answer+`}`, hdr); resp.StatusCode != http.StatusAccepted {
+			t.Fatalf("POSTing the answer to %s elsewhere: %s, want 202", step.method, resp.Status)
+		}
+	}
+	if res := nextMessage(t, call); !strings.Contains(string(res), "Paris in file:///work") {
+		t.Fatalf("tools/call answered %s, want the sampled text and the root, both answered through other instances", res)
 	}
 }
 
