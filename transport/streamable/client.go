@@ -200,6 +200,11 @@ func (c *Client) notify(ctx context.Context, n *jsonrpc.Request) error {
 		if id, ok := cancelledID(n.Params); ok && c.abort(id) {
 			return nil
 		}
+		if rp := scanParams(n.Method, n.Params); isModernRequest(&rp) {
+			// The request's stream has closed already, which is the
+			// modern cancel: its call gave up while its POST was sent.
+			return nil
+		}
 	}
 	if err := c.postAccepted(ctx, n, n, true); err != nil {
 		return err
