@@ -29,15 +29,7 @@ func TestTaskPollIntervalOnBothSurfaces(t *testing.T) {
 			g := newGate()
 			defer g.release()
 			c := open(t, taskServer(t, rt, g, nil), sf.version, sf.caps, nil)
-			var created struct {
-				TaskID string `json:"taskId"`
-				Task   struct {
-					TaskID string `json:"taskId"`
-				} `json:"task"`
-			}
-			decode(t, c.mustCall(mcp.MethodToolsCall, sf.call), &created)
-			g.awaitStart(t)
-			get := `{"taskId":"` + created.TaskID + created.Task.TaskID + `"}`
+			get := startHeld(t, c, g, sf.call)
 			interval := func() string {
 				t.Helper()
 				return member(t, c.mustCall(mcp.MethodTasksGet, get), sf.field)
@@ -73,15 +65,7 @@ func TestTasksGetIsPaced(t *testing.T) {
 			g := newGate()
 			defer g.release()
 			c := open(t, taskServer(t, rt, g, nil), sf.version, sf.caps, nil)
-			var created struct {
-				TaskID string `json:"taskId"`
-				Task   struct {
-					TaskID string `json:"taskId"`
-				} `json:"task"`
-			}
-			decode(t, c.mustCall(mcp.MethodToolsCall, sf.call), &created)
-			g.awaitStart(t)
-			get := `{"taskId":"` + created.TaskID + created.Task.TaskID + `"}`
+			get := startHeld(t, c, g, sf.call)
 			if got := member(t, c.mustCall(mcp.MethodTasksGet, get), "status"); got != `"working"` {
 				t.Fatalf("the first poll: status %s, want working", got)
 			}
@@ -137,4 +121,20 @@ func TestTaskLifeOverTheWireCostsTwoStoreCalls(t *testing.T) {
 			}
 		}
 	}
+}
+
+// startHeld makes the tools/call call, which starts a task of the hold
+// tool on either surface, waits for its handler to start, and returns the
+// params of a tasks/get of it.
+func startHeld(t *testing.T, c *testClient, g *gate, call string) string {
+	t.Helper()
+	var created struct {
+		TaskID string `json:"taskId"` // the extension's CreateTaskResult
+		Task   struct {
+			TaskID string `json:"taskId"` // 2025-11-25's
+		} `json:"task"`
+	}
+	decode(t, c.mustCall(mcp.MethodToolsCall, call), &created)
+	g.awaitStart(t)
+	return `{"taskId":"` + created.TaskID + created.Task.TaskID + `"}`
 }
