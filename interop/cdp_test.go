@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // browserSession is a headless Chromium driven over the DevTools protocol
@@ -118,6 +119,11 @@ func (b *browserSession) call(method string, params, out any) error {
 }
 
 func (b *browserSession) callSession(session, method string, params, out any) error {
+	return b.send(b.ctx, session, method, params, out)
+}
+
+// send sends a command and awaits its reply until ctx ends.
+func (b *browserSession) send(ctx context.Context, session, method string, params, out any) error {
 	b.mu.Lock()
 	b.nextID++
 	id := b.nextID
@@ -146,8 +152,8 @@ func (b *browserSession) callSession(session, method string, params, out any) er
 			return stdjson.Unmarshal(reply.Result, out)
 		}
 		return nil
-	case <-b.ctx.Done():
-		return fmt.Errorf("%s: %w", method, b.ctx.Err())
+	case <-ctx.Done():
+		return fmt.Errorf("%s: %w", method, ctx.Err())
 	}
 }
 
@@ -163,6 +169,11 @@ func (b *browserSession) navigate(url string) {
 // eval evaluates the expression in the page, awaiting a promise, and
 // decodes its value into out; an exception is an error.
 func (b *browserSession) eval(expr string, out any) error {
+	return b.evalWithin(b.ctx, expr, out)
+}
+
+// evalWithin is eval awaiting the page until ctx ends.
+func (b *browserSession) evalWithin(ctx context.Context, expr string, out any) error {
 	var res struct {
 		Result struct {
 			Value stdjson.RawMessage `json:"value"`
@@ -174,7 +185,7 @@ func (b *browserSession) eval(expr string, out any) error {
 			} `json:"exception"`
 		} `json:"exceptionDetails"`
 	}
-	if err := b.call("Runtime.evaluate", map[string]any{"expression": expr, "awaitPromise": true, "returnByValue": true}, &res); err != nil {
+	if err := b.send(ctx, b.session, "Runtime.evaluate", map[string]any{"expression": expr, "awaitPromise": true, "returnByValue": true}, &res); err != nil {
 		return err
 	}
 	if e := res.ExceptionDetails; e != nil {
@@ -212,7 +223,7 @@ func (b *browserSession) waitFor(what, cond string) string {
 			return v
 		}
 		if b.ctx.Err() != nil {
-			b.t.Fatalf("waiting for %s: %v", what, err)
+			b.t.Fatalf("waiting for %s: %v; the page shows:\n%s", what, err, b.seen())
 		}
 		// The page's execution context was replaced or not made yet
 		// ("Execution context was destroyed", "Cannot find default
@@ -222,6 +233,19 @@ func (b *browserSession) waitFor(what, cond string) string {
 			b.t.Fatalf("waiting for %s: %v", what, err)
 		}
 	}
+}
+
+// seen returns what the page shows, for a failure's message: its text,
+// the open dialogs' included, read with a few seconds of its own once the
+// test's deadline has passed.
+func (b *browserSession) seen() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var text string
+	if err := b.evalWithin(ctx, `document.body.innerText`, &text); err != nil {
+		return fmt.Sprintf("(could not read the page: %v)", err)
+	}
+	return text
 }
 
 // screenshot returns a PNG of the page.

@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,6 +33,52 @@ type consoleRig struct {
 	mu    sync.Mutex
 	steps map[string]chan string // per task: progress messages; closed to finish
 	ended chan string            // the IDs of step tasks whose handler saw its context end
+
+	// lists, when set, receives each list read (GET api/tasks) once the
+	// console has answered it, and holds the answer until released.
+	lists atomic.Pointer[chan heldList]
+}
+
+// heldList is a list read the console answered and the rig holds back.
+type heldList struct {
+	body    string        // the answer, as read when the request came
+	release chan struct{} // closed to send it to the page
+}
+
+// serve passes the request to the console, holding a list's answer while
+// the test asks for it (see holdLists).
+func (rig *consoleRig) serve(c http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		lists := rig.lists.Load()
+		if lists == nil || r.URL.Path != "/api/tasks" {
+			c.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		c.ServeHTTP(rec, r)
+		held := heldList{body: rec.Body.String(), release: make(chan struct{})}
+		select {
+		case *lists <- held:
+		case <-r.Context().Done():
+			return
+		}
+		select {
+		case <-held.release:
+		case <-r.Context().Done():
+			return
+		}
+		maps.Copy(w.Header(), rec.Header())
+		w.WriteHeader(rec.Code)
+		w.Write(rec.Body.Bytes())
+	})
+}
+
+// holdLists makes every later list read wait for the test, which receives
+// them on the returned channel.
+func (rig *consoleRig) holdLists() <-chan heldList {
+	lists := make(chan heldList)
+	rig.lists.Store(&lists)
+	return lists
 }
 
 // The tools of the rig.
@@ -93,7 +142,7 @@ func newConsoleRig(t *testing.T, verifier auth.Verifier) *consoleRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: c, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: rig.serve(c), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
 	rig.url = "http://" + ln.Addr().String() + "/"
@@ -226,6 +275,47 @@ func TestConsoleInBrowser(t *testing.T) {
 	close(rig.stepsOf(stepping))
 	b.waitFor("the finished task", row(stepping)+`.dataset.status === 'completed' && !`+row(stepping)+`.querySelector('button.cancel')`)
 	b.waitFor("the totals after it", `document.querySelector('.card[data-status="working"] .n').textContent === '0'`)
+}
+
+// TestConsoleLaysLiveChangesOverAnOlderList: the page reads the list when
+// its event stream opens, and the server may answer that read before a
+// change whose event then reaches the page first. The older list must not
+// undo what the event showed.
+func TestConsoleLaysLiveChangesOverAnOlderList(t *testing.T) {
+	rig := newConsoleRig(t, nil)
+	stepping := rig.start(t, "https://auth.example.com#sub:alice", toolStep)
+	lists := rig.holdLists()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	b := startBrowser(t, ctx, 1280, 800)
+	b.navigate(rig.url)
+
+	var first heldList
+	select {
+	case first = <-lists:
+	case <-ctx.Done():
+		t.Fatal("the page never read the list")
+	}
+	if !strings.Contains(first.body, stepping) || strings.Contains(first.body, "3 of 4") {
+		t.Fatalf("the list read as the page opened is %s, want the task before its progress report", first.body)
+	}
+	b.waitFor("the list read to be out", `document.getElementById('tasks').getAttribute('aria-busy') === 'true'`)
+	rig.stepsOf(stepping) <- "copied 3 of 4 shards"
+	b.waitFor("the progress report's event", row(stepping)+`?.querySelector('progress')?.value === 75`)
+
+	close(first.release)
+	b.waitFor("the list to be shown", `!document.getElementById('tasks').hasAttribute('aria-busy')`)
+	var shown struct {
+		Rows    int    `json:"rows"`
+		Message string `json:"message"`
+	}
+	if err := b.eval(`({rows: document.querySelectorAll('#tasks tbody tr').length, message: `+row(stepping)+`?.querySelector('.message')?.textContent ?? ''})`, &shown); err != nil {
+		t.Fatal(err)
+	}
+	if shown.Rows != 1 || shown.Message != "copied 3 of 4 shards" {
+		t.Errorf("after the older list the page shows %d rows, the task's message %q; want the task with the newer message", shown.Rows, shown.Message)
+	}
+	close(rig.stepsOf(stepping))
 }
 
 // adminVerifier accepts "admin-token" with the admin scope and

@@ -18,8 +18,11 @@
     rows: new Map(), // task ID -> its row's data
     skew: 0,         // server clock minus this clock, in ms
     events: null,
-    detailID: '',
+    detailID: '',    // the task the detail shows, or last showed (the dialog may be closed)
+    detailReads: 0,  // detail reads begun; only the newest one's answer is shown
     trimmed: false,  // live insertions pushed rows off the page
+    loads: 0,        // list reads begun; only the newest one's answer is shown
+    during: null,    // task ID -> row (null: gone) from events while the newest read is out
   };
 
   // el makes an element; children are nodes or strings (text nodes).
@@ -122,9 +125,22 @@
     $('empty').hidden = list.length > 0;
   }
 
-  // upsert shows a changed task: in place when listed; at its place by
-  // creation time on the newest page when it matches the filter.
+  // A list read and the live events race: the server reads the list, then
+  // events about later changes can reach the page before the list does. So
+  // the changes that arrive while a read is out are laid over its answer.
   function upsert(t) {
+    if (state.during) state.during.set(t.id, t);
+    showTask(t);
+  }
+
+  function remove(id) {
+    if (state.during) state.during.set(id, null);
+    removeRow(id);
+  }
+
+  // showTask shows a changed task: in place when listed; at its place by
+  // creation time on the newest page when it matches the filter.
+  function showTask(t) {
     const body = tbody();
     const existing = body.querySelector('tr[data-id="' + CSS.escape(t.id) + '"]');
     if (existing) {
@@ -149,29 +165,45 @@
       }
       $('empty').hidden = true;
     }
-    if (state.detailID === t.id) showDetail(t.id);
+    if (state.detailID === t.id && $('detail').open) showDetail(t.id, true);
   }
 
-  function remove(id) {
+  function removeRow(id) {
     const tr = tbody().querySelector('tr[data-id="' + CSS.escape(id) + '"]');
     if (tr) tr.remove();
     state.rows.delete(id);
   }
 
+  // loadPage reads the page of tasks the filter and cursor select. The
+  // table is aria-busy until the newest read is shown; an older read's
+  // answer, arriving late, is dropped.
   async function loadPage() {
     const q = new URLSearchParams(state.filter);
     if (state.cursor) q.set('cursor', state.cursor);
+    const read = ++state.loads;
+    state.during = new Map();
+    $('tasks').setAttribute('aria-busy', 'true');
     try {
       const page = await api('api/tasks?' + q.toString());
+      if (read !== state.loads) return;
       state.skew = new Date(page.now).getTime() - Date.now();
       state.next = page.next;
       state.trimmed = false;
       showRows(page.tasks);
+      for (const [id, t] of state.during) {
+        if (t) showTask(t);
+        else removeRow(id);
+      }
       $('older').disabled = !page.next;
       $('newest').disabled = state.cursor === '';
       $('list-error').textContent = '';
     } catch (e) {
-      if (!(e instanceof SignInNeeded)) $('list-error').textContent = 'Could not list the tasks: ' + e.message;
+      if (read === state.loads && !(e instanceof SignInNeeded)) $('list-error').textContent = 'Could not list the tasks: ' + e.message;
+    } finally {
+      if (read === state.loads) {
+        state.during = null;
+        $('tasks').removeAttribute('aria-busy');
+      }
     }
   }
 
@@ -217,19 +249,24 @@
   }
   const pre = (text, cls) => el('pre', { class: cls || '' }, text);
 
-  async function showDetail(id) {
+  // showDetail opens the detail of a task, or with refresh, reads it again
+  // for the detail open now. What happened while it read (another read
+  // begun, the dialog closed) wins over what it read.
+  async function showDetail(id, refresh) {
     state.detailID = id;
+    const read = ++state.detailReads;
     const dialog = $('detail');
+    const stale = () => read !== state.detailReads || (refresh && !dialog.open);
     let d;
     try {
       d = await api('api/tasks/' + encodeURIComponent(id));
     } catch (e) {
-      if (e instanceof SignInNeeded) return;
+      if (e instanceof SignInNeeded || stale()) return;
       $('detail-body').replaceChildren(el('p', { class: 'error' }, e.message));
       if (!dialog.open) dialog.showModal();
       return;
     }
-    if (state.detailID !== id) return;
+    if (stale()) return;
     $('detail-title').textContent = (d.tool || d.method) + ' · ' + d.id;
     const dl = el('dl', {});
     const item = (k, v) => dl.append(el('dt', {}, k), el('dd', {}, v));
@@ -332,7 +369,6 @@
     $('newest').addEventListener('click', () => { state.cursor = ''; state.previous = []; loadPage(); });
     $('confirm-no').addEventListener('click', () => $('confirm').close());
     $('confirm-yes').addEventListener('click', confirmCancel);
-    $('detail').addEventListener('close', () => { state.detailID = ''; });
     for (const b of document.querySelectorAll('[data-close]')) b.addEventListener('click', () => b.closest('dialog').close());
     $('sign-in-form').addEventListener('submit', async (ev) => {
       ev.preventDefault();
