@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	goredis "github.com/redis/go-redis/v9"
 )
 
@@ -76,7 +77,7 @@ func New(ctx context.Context, kind, sqliteDir string) (*Placement, error) {
 		return p, nil
 	case "postgres":
 		p := &Placement{Kind: kind, At: envOr(postgresEnv, defaultPostgres), Scope: "weft_bench_" + suffix}
-		conn, err := pgx.Connect(ctx, p.At)
+		conn, err := p.postgresConn(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("no PostgreSQL answers at %s (start it, or set %s): %w", redact(p.At), postgresEnv, err)
 		}
@@ -119,7 +120,7 @@ func (p *Placement) Remove(ctx context.Context) error {
 		}
 		return nil
 	case "postgres":
-		conn, err := pgx.Connect(ctx, p.At)
+		conn, err := p.postgresConn(ctx)
 		if err != nil {
 			return fmt.Errorf("drop schema %s: %w", p.Scope, err)
 		}
@@ -138,6 +139,18 @@ func (p *Placement) redisClient() (*goredis.Client, error) {
 		return nil, fmt.Errorf("%s=%q is not a Redis URL: %w", redisEnv, p.At, err)
 	}
 	return goredis.NewClient(opts), nil
+}
+
+// postgresConn connects to the place's database. Its connection string
+// is the server's, which may set the pool's size (pool_max_conns): pgx's
+// pool reads those parameters, where pgx.Connect would send them to the
+// server as settings it does not know.
+func (p *Placement) postgresConn(ctx context.Context) (*pgx.Conn, error) {
+	pc, err := pgxpool.ParseConfig(p.At)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.ConnectConfig(ctx, pc.ConnConfig)
 }
 
 // envOr returns the environment variable key, or def when it is unset.

@@ -130,3 +130,22 @@ func TestServiceReadsTheStoresProcesses(t *testing.T) {
 		}
 	}
 }
+
+// TestAPostgresPlaceMayBoundItsServersPool: a connection string that sets
+// the pool's size (pool_max_conns, read by the server's pgx pool) is one
+// the place can also connect with and remove.
+func TestAPostgresPlaceMayBoundItsServersPool(t *testing.T) {
+	url := envOr(postgresEnv, defaultPostgres)
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	t.Setenv(postgresEnv, url+sep+"pool_max_conns=2")
+	p := place(t, "postgres")
+	if !strings.Contains(p.At, "pool_max_conns=2") {
+		t.Fatalf("the place is at %s, not where %s says", redact(p.At), postgresEnv)
+	}
+	if err := p.Remove(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+}
