@@ -171,7 +171,7 @@ func (f *fields) read(dec *jsontext.Decoder) error {
 		return err
 	}
 	for dec.PeekKind() != '}' {
-		name, err := dec.ReadValue()
+		name, err := readName(dec)
 		if err != nil {
 			return err
 		}
@@ -268,7 +268,7 @@ func (f *fields) scanParams(dec *jsontext.Decoder) error {
 	}
 	start := dec.InputOffset() - 1 // the '{' itself, after any whitespace before it
 	for dec.PeekKind() != '}' {
-		name, err := dec.ReadValue()
+		name, err := readName(dec)
 		if err != nil {
 			return err
 		}
@@ -281,6 +281,18 @@ func (f *fields) scanParams(dec *jsontext.Decoder) error {
 	}
 	f.params = f.data[start:dec.InputOffset()]
 	return nil
+}
+
+// readName reads a member name. Where a name is due, jsontext's ReadValue
+// reads an object or array as if it were one, and may report a duplicate
+// member within it before the misplaced value itself: that made invalid
+// JSON a -32600 instead of a -32700. ReadToken reports the syntax error.
+func readName(dec *jsontext.Decoder) (jsontext.Value, error) {
+	if dec.PeekKind() != '"' {
+		_, err := dec.ReadToken()
+		return nil, err
+	}
+	return dec.ReadValue()
 }
 
 // readError reads the error member token by token, in the same pass.
@@ -297,7 +309,7 @@ func (f *fields) readError(dec *jsontext.Decoder) error {
 	e := &Error{}
 	var hasCode, hasMessage bool
 	for dec.PeekKind() != '}' {
-		name, err := dec.ReadValue()
+		name, err := readName(dec)
 		if err != nil {
 			return err
 		}

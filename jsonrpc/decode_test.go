@@ -120,6 +120,8 @@ func TestDecodeInvalidMessages(t *testing.T) {
 		{"trailing garbage", `{"jsonrpc":"2.0","method":"m"}x`, jsonrpc.CodeParseError, "null", false, "invalid JSON"},
 		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"method\":\"\xff\"}", jsonrpc.CodeParseError, "null", false, "UTF-8"},
 		{"syntax error wins over shape", `{"jsonrpc":"1.0","id":1,"method":"m",]`, jsonrpc.CodeParseError, "null", false, "invalid JSON"},
+		{"object where a name is due", `{{"a":0,"a":0}}`, jsonrpc.CodeParseError, "null", false, "invalid JSON at byte 1"},
+		{"object where a name of error is due", `{"jsonrpc":"2.0","id":1,"error":{{"a":0,"a":0}}}`, jsonrpc.CodeParseError, "null", false, "invalid JSON at byte"},
 		{"not an object", `"hello"`, jsonrpc.CodeInvalidRequest, "null", false, "must be a JSON object or array, not a string"},
 		{"empty batch", `[]`, jsonrpc.CodeInvalidRequest, "null", false, "empty array"},
 		{"batch that is not JSON", `[{"jsonrpc":"2.0","method":"m"},{"jsonrpc":"2.0","method"]`, jsonrpc.CodeParseError, "null", false, "invalid JSON at byte"},
