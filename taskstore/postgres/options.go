@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -52,19 +51,8 @@ func poolConfig(connString string, opts []Option) (*pgxpool.Config, config, erro
 	if c.schema != "" {
 		pc.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{c.schema}.Sanitize()
 	}
-	if !strings.Contains(connString, "pool_max_conns") {
-		pc.MaxConns = DefaultMaxConns
-	}
 	return pc, c, nil
 }
-
-// DefaultMaxConns is how many connections a Store or Bus opens at most
-// unless the connection string sets pool_max_conns. pgx's own default,
-// max(4, CPUs), left 4 on a 2-core machine: a task write waits for its
-// commit's WAL flush, so 32 tasks in flight queued behind 4 flushes at a
-// time (p50 29 ms a life); with more connections concurrent commits share
-// a flush.
-const DefaultMaxConns = 16
 
 // createSchema creates the configured schema when it is missing.
 func (c config) createSchema(ctx context.Context, pool *pgxpool.Pool) error {
