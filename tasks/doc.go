@@ -16,6 +16,8 @@
 //     an opaque cursor, and the listings the expiry and lease sweeps need.
 //   - Bus carries wake-up Signals between instances: a cancel, an answer, a
 //     status change. The store stays the truth; signals only say "look again".
+//   - A Store whose writes can send their own signals on its driver's Bus
+//     (SignallingStore: Redis) saves the Runtime a round trip per write.
 //
 // NewMemoryStore and NewMemoryBus are the in-process drivers. Others (SQLite,
 // Redis) live in their own modules and prove themselves with the contract

@@ -148,7 +148,7 @@ func (x *Exec) claim(ctx context.Context, request json.RawMessage, canon jsontex
 	x.claimed[key] = true
 	wait := x.addWaiter(key)
 	var was Status
-	rec, err = rt.mutate(ctx, x.rn.id, func(rec *Record) error {
+	rec, err = rt.mutate(ctx, x.rn.id, SignalStatus, func(rec *Record) error {
 		if rec.Status.Terminal() {
 			return &TerminalError{TaskID: rec.ID, Status: rec.Status}
 		}

@@ -75,7 +75,7 @@ func (r *Runtime) deleteExpired(ctx context.Context) bool {
 func (r *Runtime) expire(ctx context.Context, id string) bool {
 	now := r.now()
 	var was Status
-	rec, err := r.mutate(ctx, id, func(rec *Record) error {
+	rec, err := r.mutate(ctx, id, SignalCancel, func(rec *Record) error {
 		if rec.ExpiresAt.IsZero() || rec.ExpiresAt.After(now) || rec.Status.Terminal() {
 			return errUnchanged
 		}

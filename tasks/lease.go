@@ -168,7 +168,7 @@ func (x *Exec) awaitsAnswers() bool {
 func (r *Runtime) renew(ctx context.Context, rn *run) {
 	now := r.now()
 	var seen *Record
-	rec, err := r.mutate(ctx, rn.id, func(rec *Record) error {
+	rec, err := r.mutate(ctx, rn.id, "", func(rec *Record) error {
 		if rec.Status.Terminal() || rec.Owner != r.cfg.instanceID {
 			seen = rec
 			return errUnchanged
@@ -271,7 +271,7 @@ func (r *Runtime) rerun(ctx context.Context, rec *Record, fn HandlerFunc) {
 	if err != nil {
 		return // closing, or already running here
 	}
-	taken, err := r.mutate(ctx, rec.ID, func(cur *Record) error {
+	taken, err := r.mutate(ctx, rec.ID, SignalStatus, func(cur *Record) error {
 		if !stillLapsed(cur) {
 			return errUnchanged
 		}
@@ -303,7 +303,7 @@ func (r *Runtime) failLost(ctx context.Context, rec *Record) {
 		msg += " It was not run again because its handler is not marked safe to repeat."
 	}
 	var was Status
-	failed, err := r.mutate(ctx, rec.ID, func(cur *Record) error {
+	failed, err := r.mutate(ctx, rec.ID, SignalStatus, func(cur *Record) error {
 		if !stillLapsed(cur) {
 			return errUnchanged
 		}

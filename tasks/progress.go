@@ -93,7 +93,7 @@ func (p *progress) flush() {
 // write stores msg as the statusMessage of the unfinished task.
 func (p *progress) write(msg string) {
 	rt := p.rn.rt
-	rec, err := rt.mutate(p.rn.ctx, p.rn.id, func(rec *Record) error {
+	rec, err := rt.mutate(p.rn.ctx, p.rn.id, SignalStatus, func(rec *Record) error {
 		if rec.Status.Terminal() || rec.Owner != rt.cfg.instanceID || rec.StatusMessage == msg {
 			return errUnchanged
 		}

@@ -53,7 +53,26 @@ func (b *RelayBus) Publish(ctx context.Context, s Signal) error {
 	if err := b.local.Publish(ctx, s); err != nil {
 		return err
 	}
-	return b.send(ctx, string(s.Kind)+" "+b.origin+" "+s.TaskID)
+	return b.send(ctx, b.Message(s))
+}
+
+// Message returns the message Publish sends on the channel for s: what a
+// SignallingStore's write sends in its place.
+func (b *RelayBus) Message(s Signal) string {
+	return string(s.Kind) + " " + b.origin + " " + s.TaskID
+}
+
+// PublishLocal is Publish to this instance's subscriptions alone, for a
+// signal whose message a write has sent on the channel already (see
+// SignallingStore).
+func (b *RelayBus) PublishLocal(ctx context.Context, s Signal) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("tasks: publish: %w", err)
+	}
+	if b.isClosed() {
+		return ErrBusClosed
+	}
+	return b.local.Publish(ctx, s)
 }
 
 // Subscribe implements Bus. Every signal published after it returns reaches

@@ -277,7 +277,7 @@ func (rn *run) settle(res Result, err error) {
 		defer cancel()
 	}
 	var was Status
-	rec, werr := rt.mutate(ctx, rn.id, func(rec *Record) error {
+	rec, werr := rt.mutate(ctx, rn.id, SignalStatus, func(rec *Record) error {
 		if rec.Status.Terminal() {
 			return &TerminalError{TaskID: rec.ID, Status: rec.Status}
 		}

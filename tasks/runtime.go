@@ -31,9 +31,12 @@ type Runtime struct {
 	cfg   config
 	store Store
 	bus   Bus
-	log   *slog.Logger
-	cache *recordCache
-	pacer pacer
+	// signals are the store's writes that carry their own signals to the
+	// other instances, or nil when the store's writes cannot reach bus.
+	signals *signalledWrites
+	log     *slog.Logger
+	cache   *recordCache
+	pacer   pacer
 
 	mu       sync.Mutex
 	handlers map[handlerKey]handlerEntry
@@ -81,6 +84,7 @@ func New(store Store, bus Bus, opts ...Option) (*Runtime, error) {
 		// (BenchmarkTaskLife).
 		cfg.recordCache = 0
 	}
+	signals := signalling(store, bus, cfg.observer)
 	if _, nop := cfg.observer.(NopObserver); !nop {
 		observed := observedStore{store: store, obs: cfg.observer}
 		if shared := sharing(store); shared != nil {
@@ -93,6 +97,7 @@ func New(store Store, bus Bus, opts ...Option) (*Runtime, error) {
 		cfg:        cfg,
 		store:      store,
 		bus:        bus,
+		signals:    signals,
 		log:        cfg.logger,
 		handlers:   make(map[handlerKey]handlerEntry),
 		runs:       make(map[string]*run),
@@ -211,7 +216,7 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 	}
 	rn.follow, rn.exec.local = req.Follow, req.Local
 	_, gen := r.cache.follow(ctx, rec.ID)
-	if err := r.create(ctx, rec); err != nil {
+	if err := r.create(ctx, rec, SignalCreated); err != nil {
 		rn.abandon()
 		if errors.Is(err, ErrLimit) {
 			return Task{}, err
@@ -231,10 +236,15 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 }
 
 // create stores the new record rec, which is the caller's and is not
-// changed from here on: a store with sharedRecords keeps it as it is.
-func (r *Runtime) create(ctx context.Context, rec *Record) error {
-	if r.cache.shared != nil {
+// changed from here on: a store with sharedRecords keeps it as it is. On a
+// store whose writes carry signals, the write sends the signal kind, which
+// the caller publishes after it (see publish).
+func (r *Runtime) create(ctx context.Context, rec *Record, signal SignalKind) error {
+	switch {
+	case r.cache.shared != nil:
 		return r.cache.shared.createShared(ctx, rec, r.cfg.quota)
+	case r.signals != nil:
+		return r.signals.create(ctx, rec, r.cfg.quota, signal)
 	}
 	return r.store.Create(ctx, rec, r.cfg.quota)
 }
@@ -288,7 +298,7 @@ func (r *Runtime) List(ctx context.Context, principal, cursor string) ([]Task, s
 // *TerminalError naming its status.
 func (r *Runtime) Cancel(ctx context.Context, principal, id string) (Task, error) {
 	var was Status
-	rec, err := r.mutate(ctx, id, func(rec *Record) error {
+	rec, err := r.mutate(ctx, id, SignalCancel, func(rec *Record) error {
 		if !visible(rec, principal, r.now()) {
 			return ErrNotFound
 		}
@@ -327,7 +337,7 @@ func (r *Runtime) Answer(ctx context.Context, principal, id string, responses ma
 	}
 	var was Status
 	var answered []string
-	rec, err := r.mutate(ctx, id, func(rec *Record) error {
+	rec, err := r.mutate(ctx, id, SignalInput, func(rec *Record) error {
 		if !visible(rec, principal, r.now()) {
 			return ErrNotFound
 		}
@@ -495,7 +505,7 @@ feed:
 // release ends this instance's lease on the stopped run's task, reporting
 // whether it did; the error is nil when there was no lease to release.
 func (r *Runtime) release(ctx context.Context, rn *run) (bool, error) {
-	_, err := r.mutate(ctx, rn.id, func(rec *Record) error {
+	_, err := r.mutate(ctx, rn.id, "", func(rec *Record) error {
 		if rec.Status.Terminal() || rec.Owner != r.cfg.instanceID {
 			return errUnchanged
 		}
@@ -540,7 +550,11 @@ func visible(rec *Record, principal string, now time.Time) bool {
 // copy that turned out stale, and a change refused on a cached copy of an
 // unfinished task is tried again on the store's. An error from change on
 // the store's copy is returned as is and nothing is written.
-func (r *Runtime) mutate(ctx context.Context, id string, change func(*Record) error) (*Record, error) {
+//
+// signal is the kind of signal the caller publishes once the write is
+// made ("" for none): on a store whose writes carry signals, the write
+// sends it to the other instances (see publish).
+func (r *Runtime) mutate(ctx context.Context, id string, signal SignalKind, change func(*Record) error) (*Record, error) {
 	fresh := false
 	for range maxCASAttempts {
 		rec, gen, cached, err := r.cache.read(ctx, id, fresh)
@@ -555,9 +569,12 @@ func (r *Runtime) mutate(ctx context.Context, id string, change func(*Record) er
 			}
 			return nil, err
 		}
-		if r.cache.shared != nil {
+		switch {
+		case r.cache.shared != nil:
 			err = r.cache.shared.updateShared(ctx, rec) // rec is this call's copy, unchanged from here
-		} else {
+		case r.signals != nil && signal != "":
+			err = r.signals.update(ctx, rec, signal)
+		default:
 			err = r.store.Update(ctx, rec)
 		}
 		if err == nil {
@@ -571,14 +588,24 @@ func (r *Runtime) mutate(ctx context.Context, id string, change func(*Record) er
 	return nil, fmt.Errorf("tasks: task %s changed under each of %d attempts to update it; try again", id, maxCASAttempts)
 }
 
-// publish signals the task's change to every instance. A lost signal only
-// delays the reaction until the next heartbeat or poll, so failure is logged.
+// publish signals the task's change, just written by create or mutate with
+// the same kind, to every instance. On a store whose writes carry signals
+// the write has sent it to the other instances, and only this instance's
+// subscriptions are told here. A lost signal only delays the reaction until
+// the next heartbeat or poll, so failure is logged.
 func (r *Runtime) publish(ctx context.Context, id string, kind SignalKind) {
 	cached := kind != SignalCreated // the cache ignores a created signal
 	if cached {
 		r.cache.publishing(id)
 	}
-	if err := r.bus.Publish(context.WithoutCancel(ctx), Signal{TaskID: id, Kind: kind}); err != nil {
+	ctx, s := context.WithoutCancel(ctx), Signal{TaskID: id, Kind: kind}
+	var err error
+	if r.signals != nil {
+		err = r.signals.relay.PublishLocal(ctx, s)
+	} else {
+		err = r.bus.Publish(ctx, s)
+	}
+	if err != nil {
 		if cached {
 			r.cache.publishFailed(id)
 		}

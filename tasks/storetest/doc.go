@@ -16,6 +16,10 @@
 // cancel or an answer on one reaches the handler on another, and a lost
 // instance's task is failed or run again within its lease.
 //
+// A store whose writes send their own signals (tasks.SignallingStore) also
+// calls TestSignallingStore, and runs TestCluster with instances whose Store
+// and Bus pair up, as a server's do.
+//
 // A store with no expiring keys of its own (an SQL database) also calls
 // TestExpiryBackstop, for the bound it keeps on expired tasks when no
 // Runtime sweeps.

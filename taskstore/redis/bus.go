@@ -20,6 +20,7 @@ import (
 // Create one with NewBus and stop it with Close.
 type Bus struct {
 	*tasks.RelayBus
+	client  redis.UniversalClient
 	channel string
 	log     *slog.Logger
 	ps      *redis.PubSub
@@ -31,7 +32,9 @@ var _ tasks.Bus = (*Bus)(nil)
 
 // NewBus subscribes to the signal channel on the client's Redis and
 // returns once Redis has confirmed the subscription. Close the Bus when
-// done; the caller keeps and closes the client.
+// done; the caller keeps and closes the client. Give it the client the
+// Store has: the Store's scripts then publish their writes' signals
+// themselves (Store.SignalsTo).
 func NewBus(ctx context.Context, client redis.UniversalClient, opts ...Option) (*Bus, error) {
 	if client == nil {
 		return nil, errors.New("redis: NewBus needs a client (redis.NewClient, NewClusterClient or NewUniversalClient)")
@@ -49,7 +52,7 @@ func NewBus(ctx context.Context, client redis.UniversalClient, opts ...Option) (
 		ps.Close()
 		return nil, fmt.Errorf("redis: subscribing to %s: %w", channel, err)
 	}
-	b := &Bus{channel: channel, log: cfg.logger, ps: ps, done: make(chan struct{})}
+	b := &Bus{client: client, channel: channel, log: cfg.logger, ps: ps, done: make(chan struct{})}
 	b.RelayBus = tasks.NewRelayBus(func(ctx context.Context, msg string) error {
 		if err := client.Publish(ctx, channel, msg).Err(); err != nil {
 			return fmt.Errorf("redis: publishing a task signal on %s: %w", channel, err)

@@ -16,3 +16,9 @@ func TestRecordCacheContract(t *testing.T) {
 		return func() (tasks.Store, tasks.Bus) { return newStore(t, prefix), newBus(t, prefix) }
 	})
 }
+
+// The same with each instance's Store and Bus on one client, as a server
+// holds them: the Store's writes carry their signals (tasks.SignallingStore).
+func TestRecordCacheContractWithSignallingWrites(t *testing.T) {
+	storetest.TestRecordCache(t, pairedInstances)
+}

@@ -7,7 +7,9 @@
 // one Lua script, so a record and its indexes change together; the task
 // rules themselves (tasks.CheckUpdate) run in Go against the exact stored
 // version the script then re-checks. The Bus carries signals on one pub/sub
-// channel.
+// channel. A Store and a Bus on the same client and prefix pair up
+// (tasks.SignallingStore): the write's script publishes its signal, so a
+// write and its signal are one round trip, not two.
 //
 // All keys share one hash tag, {prefix}, so on Redis Cluster they live on
 // one node and the scripts stay atomic.

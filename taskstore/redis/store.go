@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
@@ -38,7 +39,7 @@ type Store struct {
 	seen *tasks.VersionCache
 }
 
-var _ tasks.Store = (*Store)(nil)
+var _ tasks.SignallingStore = (*Store)(nil)
 
 // New returns a Store on the client's Redis, into which it loads the
 // Store's scripts (one round trip, bounded to 5 seconds; a failure is
@@ -61,6 +62,36 @@ func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
 
 // Create implements tasks.Store.
 func (s *Store) Create(ctx context.Context, rec *tasks.Record, quota tasks.Quota) error {
+	return s.create(ctx, rec, quota, "")
+}
+
+// CreateSignalling implements tasks.SignallingStore: the create script
+// publishes msg on the Bus's channel.
+func (s *Store) CreateSignalling(ctx context.Context, rec *tasks.Record, quota tasks.Quota, msg string) error {
+	return s.create(ctx, rec, quota, msg)
+}
+
+// SignalsTo implements tasks.SignallingStore: the store's scripts publish
+// on bus's channel when bus is a Bus with the store's prefix on the very
+// client the store was given (so on the same Redis).
+func (s *Store) SignalsTo(bus tasks.Bus) *tasks.RelayBus {
+	b, ok := bus.(*Bus)
+	if !ok || b.channel != s.keys.signals || !sameClient(b.client, s.client) {
+		return nil
+	}
+	return b.RelayBus
+}
+
+// sameClient reports whether a and b are one client. go-redis's clients
+// are pointers, compared by address; a client of another kind is never
+// taken for the same, since its value may not be comparable.
+func sameClient(a, b redis.UniversalClient) bool {
+	return reflect.ValueOf(a).Kind() == reflect.Pointer && a == b
+}
+
+// create stores rec and, when msg is not "", publishes it on the Bus's
+// channel in the same script.
+func (s *Store) create(ctx context.Context, rec *tasks.Record, quota tasks.Quota, msg string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("redis: create: %w", err)
 	}
@@ -74,7 +105,7 @@ func (s *Store) Create(ctx context.Context, rec *tasks.Record, quota tasks.Quota
 	set, _ := mutableFields(rec)
 	args := []any{rec.ID, quota.PerPrincipal, quota.Total, s.grace,
 		scoreArg(rec.ExpiresAt, !rec.ExpiresAt.IsZero()), scoreArg(rec.LeaseExpiresAt, leased(rec)),
-		expiryMember(rec.ID, rec.Principal)}
+		expiryMember(rec.ID, rec.Principal), k.signals, msg}
 	args = append(args, identityFields(rec)...)
 	args = append(args, set...)
 	res, err := createScript.Run(ctx, s.client,
@@ -131,6 +162,18 @@ func (s *Store) read(ctx context.Context, id string) (*tasks.Record, int64, erro
 
 // Update implements tasks.Store.
 func (s *Store) Update(ctx context.Context, rec *tasks.Record) error {
+	return s.update(ctx, rec, "")
+}
+
+// UpdateSignalling implements tasks.SignallingStore: the update script
+// publishes msg on the Bus's channel.
+func (s *Store) UpdateSignalling(ctx context.Context, rec *tasks.Record, msg string) error {
+	return s.update(ctx, rec, msg)
+}
+
+// update writes rec and, when msg is not "", publishes it on the Bus's
+// channel in the same script.
+func (s *Store) update(ctx context.Context, rec *tasks.Record, msg string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("redis: update: %w", err)
 	}
@@ -148,7 +191,7 @@ func (s *Store) Update(ctx context.Context, rec *tasks.Record) error {
 		if err := tasks.CheckUpdate(stored, rec); err != nil {
 			return err
 		}
-		switch res, err := s.write(ctx, rec, stored, seq); {
+		switch res, err := s.write(ctx, rec, stored, seq, msg); {
 		case err != nil:
 			return fmt.Errorf("redis: update task %s: %w", rec.ID, err)
 		case res == "missing":
@@ -167,18 +210,18 @@ func (s *Store) Update(ctx context.Context, rec *tasks.Record) error {
 }
 
 // write runs the update script for rec, checked against stored at the
-// creation number seq.
-func (s *Store) write(ctx context.Context, rec, stored *tasks.Record, seq int64) (any, error) {
+// creation number seq, publishing msg unless it is "".
+func (s *Store) write(ctx context.Context, rec, stored *tasks.Record, seq int64, msg string) (any, error) {
 	k := s.keys
 	set, unset := mutableFields(rec)
 	unfinished := "0"
 	if !rec.Status.Terminal() {
 		unfinished = "1"
 	}
-	args := make([]any, 0, 10+len(set)+len(unset))
+	args := make([]any, 0, 12+len(set)+len(unset))
 	args = append(args, rec.ID, seq, stored.Version, stored.Version+1, unfinished, s.grace,
 		scoreArg(rec.ExpiresAt, !rec.ExpiresAt.IsZero()), scoreArg(rec.LeaseExpiresAt, leased(rec)),
-		expiryMember(rec.ID, stored.Principal), len(set)/2)
+		expiryMember(rec.ID, stored.Principal), k.signals, msg, len(set)/2)
 	args = append(args, set...)
 	for _, f := range unset {
 		args = append(args, f)

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	goredis "github.com/redis/go-redis/v9"
+
 	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/tasks/storetest"
 	"github.com/weftmcp/weft/taskstore/redis"
@@ -15,7 +17,13 @@ import (
 // newStore returns a Store with its own client on the prefix.
 func newStore(t testing.TB, prefix string, opts ...redis.Option) *redis.Store {
 	t.Helper()
-	s, err := redis.New(newClient(t), append([]redis.Option{redis.WithPrefix(prefix)}, opts...)...)
+	return newStoreOn(t, newClient(t), prefix, opts...)
+}
+
+// newStoreOn returns a Store on the client and prefix.
+func newStoreOn(t testing.TB, c goredis.UniversalClient, prefix string, opts ...redis.Option) *redis.Store {
+	t.Helper()
+	s, err := redis.New(c, append([]redis.Option{redis.WithPrefix(prefix)}, opts...)...)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
