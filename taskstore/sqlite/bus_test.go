@@ -81,3 +81,53 @@ func TestClosedBusRefusesWork(t *testing.T) {
 		t.Errorf("Subscribe on a closed Bus succeeded")
 	}
 }
+
+// SubscribeFunc, which the Runtime's record cache uses, hears this Bus's
+// signals on the publisher's goroutine and other Buses' at their poll, and
+// nothing once closed.
+func TestSubscribeFuncHearsEveryBusOnTheFile(t *testing.T) {
+	path := dbPath(t)
+	a := openBus(t, path, sqlite.WithPollInterval(5*time.Millisecond))
+	b := openBus(t, path, sqlite.WithPollInterval(5*time.Millisecond))
+	ctx := context.Background()
+	heard := make(chan tasks.Signal, 4)
+	sub, err := b.SubscribeFunc(ctx, "t1", func(s tasks.Signal) { heard <- s })
+	if err != nil {
+		t.Fatalf("SubscribeFunc: %v", err)
+	}
+	own := tasks.Signal{TaskID: "t1", Kind: tasks.SignalStatus}
+	if err := b.Publish(ctx, own); err != nil {
+		t.Fatalf("Publish: %v", err)
+	}
+	select {
+	case got := <-heard:
+		if got != own {
+			t.Fatalf("heard %+v; want %+v", got, own)
+		}
+	default:
+		t.Fatalf("the Bus's own signal was not heard before Publish returned")
+	}
+	other := tasks.Signal{TaskID: "t1", Kind: tasks.SignalCancel}
+	if err := a.Publish(ctx, other); err != nil {
+		t.Fatalf("Publish on the other Bus: %v", err)
+	}
+	select {
+	case got := <-heard:
+		if got != other {
+			t.Fatalf("heard %+v; want %+v", got, other)
+		}
+	case <-time.After(time.Minute):
+		t.Fatalf("the other Bus's signal was not heard within a minute")
+	}
+	sub.Close()
+	if err := b.Publish(ctx, own); err != nil {
+		t.Fatalf("Publish: %v", err)
+	}
+	if len(heard) != 0 {
+		t.Fatalf("heard %+v after Close", <-heard)
+	}
+	b.Close()
+	if _, err := b.SubscribeFunc(ctx, "t1", func(tasks.Signal) {}); err == nil {
+		t.Fatalf("SubscribeFunc on a closed Bus succeeded")
+	}
+}
