@@ -137,30 +137,29 @@ func noRuleErrors(error) bool { return false }
 // each task it keeps), 21% of the process's CPU in BenchmarkPolledTaskLife
 // at 32 in flight with full sync.
 func (b *Bus) Subscribe(ctx context.Context, taskID string) (tasks.Subscription, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: subscribe: %w", err)
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed {
-		return nil, errBusClosed
-	}
-	return b.local.Subscribe(ctx, taskID)
+	return b.subscribing(ctx, "subscribe", func() (tasks.Subscription, error) { return b.local.Subscribe(ctx, taskID) })
 }
 
 // SubscribeFunc is Subscribe with fn called for each signal instead of a
 // channel to read (see tasks.MemoryBus.SubscribeFunc): the Runtime's
 // record cache follows each task it keeps so, with no goroutine per task.
 func (b *Bus) SubscribeFunc(ctx context.Context, taskID string, fn func(tasks.Signal)) (tasks.Subscription, error) {
+	return b.subscribing(ctx, "subscribe", func() (tasks.Subscription, error) { return b.local.SubscribeFunc(ctx, taskID, fn) })
+}
+
+// subscribing runs subscribe under the Bus's lock, so that it cannot race
+// Close, unless ctx has ended (an error saying what was being done) or the
+// Bus is closed.
+func (b *Bus) subscribing(ctx context.Context, what string, subscribe func() (tasks.Subscription, error)) (tasks.Subscription, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: subscribe: %w", err)
+		return nil, fmt.Errorf("sqlite: %s: %w", what, err)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
 		return nil, errBusClosed
 	}
-	return b.local.SubscribeFunc(ctx, taskID, fn)
+	return subscribe()
 }
 
 // Close stops polling and releases the Bus's connections. Subscriptions

@@ -114,7 +114,7 @@ func TestSubscribeFuncHearsEveryBusOnTheFile(t *testing.T) {
 	select {
 	case got := <-heard:
 		if got != other {
-			t.Fatalf("heard %+v; want %+v", got, other)
+			t.Fatalf("heard %+v; want the other Bus's %+v", got, other)
 		}
 	case <-time.After(time.Minute):
 		t.Fatalf("the other Bus's signal was not heard within a minute")
