@@ -26,14 +26,52 @@ const wireTimeLayout = "2006-01-02T15:04:05.000Z"
 // a string per time each (BenchmarkTaskLifeCost).
 func wireTimes(created, updated time.Time) (string, string) {
 	var buf [2 * len(wireTimeLayout)]byte
-	b := created.UTC().AppendFormat(buf[:0], wireTimeLayout)
+	b := appendWireTime(buf[:0], created)
 	n := len(b)
 	if updated.Equal(created) {
 		s := string(b)
 		return s, s
 	}
-	s := string(updated.UTC().AppendFormat(b, wireTimeLayout))
+	s := string(appendWireTime(b, updated))
 	return s[:n], s[n:]
+}
+
+// appendWireTime appends t in wireTimeLayout, field by field: the layout
+// interpreter of time.AppendFormat took 0.5 µs a time, and a task's life
+// renders up to six (BenchmarkAppendWireTime: 0.18 µs). Years outside
+// 0–9999, which the fixed width cannot hold, go through AppendFormat.
+func appendWireTime(dst []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(dst, wireTimeLayout)
+	}
+	hour, minute, second := t.Clock()
+	dst = appendDigits(dst, year, 4)
+	dst = append(dst, '-')
+	dst = appendDigits(dst, int(month), 2)
+	dst = append(dst, '-')
+	dst = appendDigits(dst, day, 2)
+	dst = append(dst, 'T')
+	dst = appendDigits(dst, hour, 2)
+	dst = append(dst, ':')
+	dst = appendDigits(dst, minute, 2)
+	dst = append(dst, ':')
+	dst = appendDigits(dst, second, 2)
+	dst = append(dst, '.')
+	dst = appendDigits(dst, t.Nanosecond()/int(time.Millisecond), 3)
+	return append(dst, 'Z')
+}
+
+// appendDigits appends the non-negative n in exactly width (at most 4)
+// decimal digits, zero-padded.
+func appendDigits(dst []byte, n, width int) []byte {
+	var digits [4]byte
+	for i := width - 1; i >= 0; i-- {
+		digits[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(dst, digits[:width]...)
 }
 
 // wireMillis renders two durations in whole milliseconds, each at least
@@ -111,9 +149,9 @@ func appendLegacyTask(dst []byte, t tasks.Task) ([]byte, error) {
 		}
 	}
 	dst = append(dst, `,"createdAt":"`...)
-	dst = t.CreatedAt.UTC().AppendFormat(dst, wireTimeLayout)
+	dst = appendWireTime(dst, t.CreatedAt)
 	dst = append(dst, `","lastUpdatedAt":"`...)
-	dst = t.UpdatedAt.UTC().AppendFormat(dst, wireTimeLayout)
+	dst = appendWireTime(dst, t.UpdatedAt)
 	dst = append(dst, `","ttl":`...)
 	if t.TTL > 0 {
 		dst = strconv.AppendInt(dst, max(t.TTL.Milliseconds(), 1), 10)

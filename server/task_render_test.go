@@ -44,3 +44,42 @@ func TestAppendLegacyTaskEncodesAsTheTask(t *testing.T) {
 		t.Error("a task ID that is not UTF-8 was encoded; json.Marshal refuses it")
 	}
 }
+
+// TestAppendWireTimeMatchesTheLayout checks the hand-written timestamp
+// against time.AppendFormat with wireTimeLayout: zones other than UTC,
+// fractions that must be cut (not rounded) to the millisecond, every
+// field's padding, and years the fixed width cannot hold.
+func TestAppendWireTimeMatchesTheLayout(t *testing.T) {
+	east, west := time.FixedZone("E", 13*3600+45*60), time.FixedZone("W", -11*3600)
+	times := []time.Time{
+		time.Date(2026, 11, 26, 23, 59, 59, 999_999_999, time.UTC),
+		time.Date(2026, 1, 2, 3, 4, 5, 6_000_000, east),
+		time.Date(2026, 12, 31, 22, 0, 0, 999_999, west),
+		time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(999, 3, 9, 9, 9, 9, 90_000_000, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999_999_999, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 0, west), // 10000 in UTC
+		time.Date(-1, 6, 1, 0, 0, 0, 0, time.UTC),
+		time.Unix(0, 0),
+		time.Now(),
+	}
+	for i := range 1000 { // a spread of instants, a prime number of seconds apart
+		times = append(times, time.Unix(int64(i)*250_000_007, int64(i)*1_234_567%1e9))
+	}
+	for _, at := range times {
+		want := at.UTC().AppendFormat([]byte("x"), wireTimeLayout)
+		if got := appendWireTime([]byte("x"), at); string(got) != string(want) {
+			t.Errorf("%v: got %s, want %s", at, got, want)
+		}
+	}
+}
+
+// BenchmarkAppendWireTime measures one task timestamp's rendering.
+func BenchmarkAppendWireTime(b *testing.B) {
+	at := time.Date(2026, 11, 26, 23, 59, 59, 999_999_999, time.UTC)
+	buf := make([]byte, 0, len(wireTimeLayout))
+	for b.Loop() {
+		buf = appendWireTime(buf[:0], at)
+	}
+}
