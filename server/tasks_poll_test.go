@@ -53,8 +53,8 @@ func TestTaskPollIntervalOnBothSurfaces(t *testing.T) {
 }
 
 // tasks/get, on both surfaces, is paced: a poll that comes right after
-// another of the same unchanged task is answered when the task changes,
-// not before.
+// the answer creating the task, or right after another poll, while the
+// task is unchanged, is answered when the task changes, not before.
 func TestTasksGetIsPaced(t *testing.T) {
 	for _, sf := range []struct{ name, version, caps, call string }{
 		{"legacy", mcp.Version20251125, `{}`, `{"name":"hold","arguments":{},"task":{}}`},
@@ -66,33 +66,30 @@ func TestTasksGetIsPaced(t *testing.T) {
 			defer g.release()
 			c := open(t, taskServer(t, rt, g, nil), sf.version, sf.caps, nil)
 			get := startHeld(t, c, g, sf.call)
-			if got := member(t, c.mustCall(mcp.MethodTasksGet, get), "status"); got != `"working"` {
-				t.Fatalf("the first poll: status %s, want working", got)
-			}
 			type answer struct {
 				res []byte
 				err error
 			}
-			second := make(chan answer, 1)
+			first := make(chan answer, 1)
 			go func() {
 				res, err := c.call(mcp.MethodTasksGet, get)
-				second <- answer{res, err}
+				first <- answer{res, err}
 			}()
-			// Pacing holds the second poll until the task changes, so it
-			// cannot come before the release. Unpaced, it comes at once,
-			// or, on a machine too slow for that, it says "working" below.
+			// Pacing holds the poll until the task changes, so it cannot
+			// come before the release. Unpaced, it comes at once, or, on a
+			// machine too slow for that, it says "working" below.
 			select {
-			case a := <-second:
-				t.Fatalf("the second poll was answered before the task changed: %s %v", a.res, a.err)
+			case a := <-first:
+				t.Fatalf("the poll right after the creation was answered before the task changed: %s %v", a.res, a.err)
 			case <-time.After(200 * time.Millisecond):
 			}
 			g.release()
-			a := <-second
+			a := <-first
 			if a.err != nil {
-				t.Fatalf("the second poll: %v", a.err)
+				t.Fatalf("the poll: %v", a.err)
 			}
 			if got := member(t, a.res, "status"); got != `"completed"` {
-				t.Errorf("the second poll: status %s, want completed (it waited for the change)", got)
+				t.Errorf("the poll: status %s, want completed (it waited for the change)", got)
 			}
 		})
 	}

@@ -34,8 +34,9 @@ type pollMark struct {
 
 // Poll returns the principal's task as Get does, paced for clients that
 // poll faster than the Runtime suggests: when this instance answered a
-// Poll of the same unfinished task less than the pacing interval ago
-// (WithPollPacing, 50 ms by default) and the task has not changed since,
+// Poll of the same unfinished task, or started it (the caller answers with
+// the created task), less than the pacing interval ago (WithPollPacing,
+// 50 ms by default) and the task has not changed since,
 // Poll first waits until it changes or the interval has passed since that
 // answer. It returns ctx's cause, or ErrClosed, if either ends the wait.
 // Servers answer tasks/get with it; Get stays immediate.
@@ -62,9 +63,14 @@ func (r *Runtime) Poll(ctx context.Context, principal, id string) (Task, error) 
 }
 
 // paced reads the task once it has moved past version, or once wait is
-// over: it follows the task's signals first, so that no change after the
-// read that finds it unchanged goes unnoticed.
+// over. A task that has already moved on is answered from that first
+// read; otherwise it follows the task's signals and reads again, so that
+// no change after the read that found it unchanged goes unnoticed.
 func (r *Runtime) paced(ctx context.Context, principal, id string, version uint64, wait time.Duration) (*Record, error) {
+	rec, err := r.load(ctx, principal, id, false)
+	if err != nil || rec.Version != version || rec.Status.Terminal() {
+		return rec, err
+	}
 	changed := make(chan struct{}, 1)
 	sub, _, err := subscribeFunc(ctx, r.bus, id, func(Signal) {
 		select {
@@ -73,10 +79,10 @@ func (r *Runtime) paced(ctx context.Context, principal, id string, version uint6
 		}
 	})
 	if err != nil { // pacing is a saving, not a guarantee: answer now
-		return r.load(ctx, principal, id, false)
+		return rec, nil
 	}
 	defer sub.Close()
-	rec, err := r.load(ctx, principal, id, false)
+	rec, err = r.load(ctx, principal, id, false)
 	if err != nil || rec.Version != version || rec.Status.Terminal() {
 		return rec, err
 	}
@@ -102,8 +108,9 @@ func (p *pacer) recent(id string, every time.Duration) (pollMark, bool) {
 	return m, ok && time.Since(m.at) < every
 }
 
-// answered marks a poll of the task answered now with rec: an unfinished
-// task's later polls are paced; a finished one's never are.
+// answered marks the task's state rec as told to its client now, by a
+// poll's answer or by the answer creating it: an unfinished task's later
+// polls are paced; a finished one's never are.
 func (p *pacer) answered(id string, rec *Record, every time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

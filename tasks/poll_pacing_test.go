@@ -48,20 +48,63 @@ func pollTimes(t *testing.T, rt *tasks.Runtime, id string, n int, want tasks.Sta
 }
 
 // A client polling an unchanged, unfinished task back to back is answered
-// once per pacing interval: the first poll at once, each later one when
-// the interval since the previous answer is over. In the bubble, time
-// moves only while every goroutine waits, so the waits are exact.
+// once per pacing interval, the creation counting as the first answer (the
+// client was told the task's state then): each poll, the first included,
+// is answered when the interval since the previous answer is over. In the
+// bubble, time moves only while every goroutine waits, so the waits are
+// exact.
 func TestPollPacesABackToBackPoller(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rt, _, release := pacedInstance(t, pacing)
 		defer close(release)
 		task := start(t, rt, "alice", "job")
 		took := pollTimes(t, rt, task.ID, 4, tasks.StatusWorking)
-		want := []time.Duration{0, pacing, pacing, pacing}
+		want := []time.Duration{pacing, pacing, pacing, pacing}
 		for i := range took {
 			if took[i] != want[i] {
 				t.Errorf("poll %d took %v, want %v (all: %v)", i+1, took[i], want[i], took)
 			}
+		}
+	})
+}
+
+// A poll right after the task was started waits for its first change, and
+// no longer: the task finishing a quarter of the interval later answers it
+// then. So a poller that ignores pollInterval costs one poll for a task
+// that finishes at once, not one per poll until it has.
+func TestPollRightAfterStartWaitsForTheFirstChange(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rt, _, release := pacedInstance(t, pacing)
+		task := start(t, rt, "alice", "job")
+		polled := make(chan tasks.Task, 1)
+		begun := time.Now()
+		go func() {
+			got, err := rt.Poll(testCtx(t), "alice", task.ID)
+			if err != nil {
+				t.Errorf("Poll: %v", err)
+			}
+			polled <- got
+		}()
+		synctest.Wait() // the poll waits
+		time.Sleep(pacing / 4)
+		close(release)
+		got := <-polled
+		if took := time.Since(begun); took != pacing/4 || got.Status != tasks.StatusCompleted {
+			t.Errorf("the first poll took %v and answered %q, want %v and completed", took, got.Status, pacing/4)
+		}
+	})
+}
+
+// A first poll coming once the pacing interval since the start is over is
+// answered at once.
+func TestPollLongAfterStartIsNotPaced(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rt, _, release := pacedInstance(t, pacing)
+		defer close(release)
+		task := start(t, rt, "alice", "job")
+		time.Sleep(pacing)
+		if took := pollTimes(t, rt, task.ID, 1, tasks.StatusWorking)[0]; took != 0 {
+			t.Errorf("a poll a whole interval after the start took %v, want no wait", took)
 		}
 	})
 }

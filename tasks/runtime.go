@@ -231,6 +231,11 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 	created := r.view(rec)
 	rn.followed, rn.lastFollowed = rec.Version, created
 	r.publish(ctx, rec.ID, SignalCreated) // for the Feeds of every instance
+	if r.cfg.pollPacing > 0 {
+		// The caller answers with the created task: a poll right after it
+		// is paced as a poll after an answer is.
+		r.pacer.answered(rec.ID, rec, r.cfg.pollPacing)
+	}
 	rn.launch(rec.LeaseExpiresAt)
 	return created, nil
 }
