@@ -37,7 +37,9 @@ const reconnectDelay = 250 * time.Millisecond
 // Bus is a tasks.Bus on PostgreSQL LISTEN/NOTIFY: a tasks.RelayBus whose
 // channel every Bus on the database (and schema) listens on, through a
 // connection of its own. A notification is sent only when the publishing
-// transaction commits, and takes milliseconds to reach the others. When the
+// transaction commits, and takes milliseconds to reach the others.
+// Signals published while another is being sent wait for it and then go
+// together, one notification each, in one transaction. When the
 // listening connection is lost, the Bus reconnects and wakes every
 // subscription to re-read its task, since signals may have been lost
 // meanwhile.
@@ -78,12 +80,13 @@ func OpenBus(ctx context.Context, connString string, logger *slog.Logger, opts .
 	}
 	runCtx, cancel := context.WithCancel(context.Background())
 	b := &Bus{pool: pool, channel: channel, log: logger, cancel: cancel, done: make(chan struct{})}
-	b.RelayBus = tasks.NewRelayBus(func(ctx context.Context, msg string) error {
-		if _, err := pool.Exec(ctx, `SELECT pg_notify($1, $2)`, channel, msg); err != nil {
-			return fmt.Errorf("postgres: sending a task signal on %s: %w", channel, err)
+	n := &notifier{exec: func(ctx context.Context, msgs []string) error {
+		if _, err := pool.Exec(ctx, `SELECT pg_notify($1, m) FROM unnest($2::text[]) AS m`, channel, msgs); err != nil {
+			return fmt.Errorf("postgres: sending task signals on %s: %w", channel, err)
 		}
 		return nil
-	})
+	}}
+	b.RelayBus = tasks.NewRelayBus(n.send)
 	go b.run(runCtx, conn)
 	return b, nil
 }

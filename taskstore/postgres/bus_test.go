@@ -2,6 +2,8 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -115,3 +117,40 @@ func TestBusReconnectsAndWakesSubscriptions(t *testing.T) {
 // signalWait bounds a wait for a signal through PostgreSQL, which on a
 // loaded machine may take its time to reconnect: reaching it is a failure.
 const signalWait = time.Minute
+
+// Signals published at once, which the Bus sends several to a statement,
+// each reach the other instance as a signal of its own.
+func TestBusDeliversEverySignalOfABatch(t *testing.T) {
+	schema := freshSchema(t)
+	a, b := openBus(t, schema), openBus(t, schema)
+	ctx := context.Background()
+	const n = 64
+	subs := make([]tasks.Subscription, n)
+	for i := range subs {
+		sub, err := b.Subscribe(ctx, fmt.Sprint("task-", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sub.Close()
+		subs[i] = sub
+	}
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			if err := a.Publish(ctx, tasks.Signal{TaskID: fmt.Sprint("task-", i), Kind: tasks.SignalStatus}); err != nil {
+				t.Errorf("Publish %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	for i, sub := range subs {
+		select {
+		case s := <-sub.Signals():
+			if s.TaskID != fmt.Sprint("task-", i) || s.Kind != tasks.SignalStatus {
+				t.Errorf("task-%d's subscription got %+v", i, s)
+			}
+		case <-time.After(signalWait):
+			t.Fatalf("task-%d's signal did not arrive within %v", i, signalWait)
+		}
+	}
+}
