@@ -85,6 +85,11 @@ func New(store Store, bus Bus, opts ...Option) (*Runtime, error) {
 		cfg.recordCache = 0
 	}
 	signals := signalling(store, bus, cfg.observer)
+	if _, can := store.(SignallingStore); can && signals == nil {
+		cfg.logger.Info("tasks: the store's writes cannot carry their signals to this Bus, so each write and its signal are two round trips; "+
+			"to make them one, open the Bus with the store's driver, on the same client and key prefix or schema",
+			slog.String("store", fmt.Sprintf("%T", store)), slog.String("bus", fmt.Sprintf("%T", bus)))
+	}
 	if _, nop := cfg.observer.(NopObserver); !nop {
 		observed := observedStore{store: store, obs: cfg.observer}
 		if shared := sharing(store); shared != nil {
