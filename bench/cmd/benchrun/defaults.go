@@ -37,6 +37,10 @@ func bounds() []bound {
 				"stays in its store until the row's server stops, so the stores grow through the window."},
 		{"`tasks.DefaultPollInterval`", tasks.DefaultPollInterval.String(),
 			"the pollInterval suggested to clients; the harness ignores it and polls back to back, the worst case a server must survive."},
+		{"`tasks.DefaultPollPacing`", tasks.DefaultPollPacing.String(),
+			"a `tasks/get` of an unfinished task unchanged since this server's last answer about it (a poll's, or the call creating it), " +
+				"less than this before, is answered when the task changes or the interval ends: the harness's back-to-back polls are held " +
+				"by it, which the polls/task column shows."},
 		{"`tasks.DefaultLease` / `DefaultHeartbeat` / `DefaultSweepInterval`",
 			tasks.DefaultLease.String() + " / " + tasks.DefaultHeartbeat.String() + " / " + tasks.DefaultSweepInterval.String(),
 			"background store traffic of a runtime, the same in every row."},
