@@ -47,6 +47,20 @@ func pollTimes(t *testing.T, rt *tasks.Runtime, id string, n int, want tasks.Sta
 	return took
 }
 
+// pollInBackground polls alice's task on a goroutine of its own and
+// returns where its answer comes, failing the test on an error.
+func pollInBackground(t *testing.T, rt *tasks.Runtime, id string) <-chan tasks.Task {
+	polled := make(chan tasks.Task, 1)
+	go func() {
+		got, err := rt.Poll(testCtx(t), "alice", id)
+		if err != nil {
+			t.Errorf("Poll: %v", err)
+		}
+		polled <- got
+	}()
+	return polled
+}
+
 // A client polling an unchanged, unfinished task back to back is answered
 // once per pacing interval, the creation counting as the first answer (the
 // client was told the task's state then): each poll, the first included,
@@ -76,15 +90,8 @@ func TestPollRightAfterStartWaitsForTheFirstChange(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rt, _, release := pacedInstance(t, pacing)
 		task := start(t, rt, "alice", "job")
-		polled := make(chan tasks.Task, 1)
 		begun := time.Now()
-		go func() {
-			got, err := rt.Poll(testCtx(t), "alice", task.ID)
-			if err != nil {
-				t.Errorf("Poll: %v", err)
-			}
-			polled <- got
-		}()
+		polled := pollInBackground(t, rt, task.ID)
 		synctest.Wait() // the poll waits
 		time.Sleep(pacing / 4)
 		close(release)
@@ -125,15 +132,8 @@ func TestPollAnswersAtOnceWhenTheTaskChanges(t *testing.T) {
 			{"progress", func() { report <- "half way" }, func(got tasks.Task) bool { return got.StatusMessage == "half way" }},
 			{"completion", func() { close(release) }, func(got tasks.Task) bool { return got.Status == tasks.StatusCompleted }},
 		} {
-			polled := make(chan tasks.Task, 1)
 			start := time.Now()
-			go func() {
-				got, err := rt.Poll(testCtx(t), "alice", task.ID)
-				if err != nil {
-					t.Errorf("Poll: %v", err)
-				}
-				polled <- got
-			}()
+			polled := pollInBackground(t, rt, task.ID)
 			synctest.Wait() // the poll waits for the interval to end
 			time.Sleep(pacing / 4)
 			step.change()
