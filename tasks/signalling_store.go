@@ -7,11 +7,11 @@ import (
 
 // SignallingStore is the optional Store interface of a driver whose writes
 // can carry their own signal to the other instances, inside the write's
-// round trip: a PUBLISH in the Redis script. Without it a write and the
-// signal that follows it are two round trips to the service; on Redis the
-// two PUBLISHes of a task's life were 18% of the process's CPU in
-// BenchmarkPolledTaskLife at 1 in flight. (PostgreSQL does not implement
-// it: a transaction that notifies serializes commits, docs/decisions.md.)
+// round trip: a PUBLISH in the Redis script, a pg_notify in the
+// PostgreSQL statement. Without it a write and the signal that follows it
+// are two round trips to the service; on Redis the two PUBLISHes of a
+// task's life were 18% of the process's CPU in BenchmarkPolledTaskLife at
+// 1 in flight.
 //
 // The Runtime uses it only when SignalsTo says the store's writes reach its
 // Bus. A driver must pass storetest.TestSignallingStore.

@@ -1,8 +1,12 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"log/slog"
+	"strings"
 	"testing"
 
 	"github.com/weftmcp/weft/tasks"
@@ -25,6 +29,7 @@ func TestSignallingStore(t *testing.T, open func(t *testing.T) SignallingInstanc
 		{"PairsOnlyWithItsBus", testSignallingPairs},
 		{"WritesReachOtherInstances", testSignallingWrites},
 		{"RefusedWritesSendNothing", testSignallingRefusals},
+		{"UnpairedRuntimeSaysSo", testSignallingUnpairedLog},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, open(t)) })
@@ -96,6 +101,21 @@ func testSignallingWrites(t *testing.T, instance SignallingInstance) {
 	if got, err := s.Get(ctx, rec.ID); err != nil || got.StatusMessage != "half way" || got.Version != 2 {
 		t.Fatalf("after UpdateSignalling Get = %+v, %v; want the message %q at version 2", got, err, "half way")
 	}
+
+	// Asking the client something writes an input request too: a write of
+	// its own kind in some drivers, which must signal all the same.
+	rec.Status = tasks.StatusInputRequired
+	rec.Inputs = []tasks.Input{{Key: "k", Request: json.RawMessage(`{"method":"roots/list"}`)}}
+	rec.UpdatedAt = rec.UpdatedAt.Add(1)
+	if err := s.UpdateSignalling(ctx, rec, relay.Message(status)); err != nil {
+		t.Fatalf("UpdateSignalling adding an input request: %v", err)
+	}
+	if got := receive(t, sub); got != status {
+		t.Fatalf("after UpdateSignalling added an input request the other instance received %+v; want %+v", got, status)
+	}
+	if got, err := s.Get(ctx, rec.ID); err != nil || len(got.Inputs) != 1 || got.Version != 3 {
+		t.Fatalf("after UpdateSignalling added an input request Get = %+v, %v; want it at version 3", got, err)
+	}
 }
 
 func testSignallingRefusals(t *testing.T, instance SignallingInstance) {
@@ -144,5 +164,33 @@ func testSignallingRefusals(t *testing.T, instance SignallingInstance) {
 	publish(t, bus, marker.TaskID, marker.Kind)
 	if got := receive(t, sub); got != marker {
 		t.Fatalf("the other instance received %+v before the signal published after the refused writes; a refused write sent it", got)
+	}
+}
+
+// testSignallingUnpairedLog checks that a Runtime whose Store could carry
+// its writes' signals, but not to the Bus it was given, says so when it
+// starts, with what to change, and that a paired one says nothing of it.
+func testSignallingUnpairedLog(t *testing.T, instance SignallingInstance) {
+	s, bus := instance()
+	for _, tc := range []struct {
+		name   string
+		bus    tasks.Bus
+		unpair bool
+	}{
+		{"a MemoryBus", tasks.NewMemoryBus(), true},
+		{"the Store's own Bus", bus, false},
+	} {
+		var log bytes.Buffer
+		rt, err := tasks.New(s, tc.bus, tasks.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rt.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		said := strings.Contains(log.String(), "cannot carry their signals to this Bus")
+		if said != tc.unpair {
+			t.Errorf("with %s, the Runtime's log says %q; want the unpaired Store named: %v", tc.name, log.String(), tc.unpair)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -18,6 +17,11 @@ import (
 // with Close.
 type Store struct {
 	pool *pgxpool.Pool
+	// writes sends task creations and updates, several in one transaction
+	// when they come together.
+	writes *groupWriter
+	// channel is the notification channel of the schema's Bus.
+	channel string
 	// seen remembers the tasks this Store last read or wrote, so that an
 	// Update of a record read through it need not read it again.
 	seen *tasks.VersionCache
@@ -25,7 +29,7 @@ type Store struct {
 	grace time.Duration
 }
 
-var _ tasks.Store = (*Store)(nil)
+var _ tasks.SignallingStore = (*Store)(nil)
 
 // Open connects to the database connString names (a postgres:// URL or a
 // key=value DSN), and creates or migrates the task schema. Close the Store
@@ -51,7 +55,26 @@ func Open(ctx context.Context, connString string, opts ...Option) (*Store, error
 		pool.Close()
 		return nil, err
 	}
-	return &Store{pool: pool, seen: tasks.NewVersionCache(seenTasks), grace: cfg.grace}, nil
+	return &Store{pool: pool, writes: &groupWriter{pool: pool}, channel: busChannel(cfg.schema),
+		seen: tasks.NewVersionCache(seenTasks), grace: cfg.grace}, nil
+}
+
+// SignalsTo implements tasks.SignallingStore: the store's writes notify on
+// bus's channel when bus is a Bus of the same schema on the same database
+// (the same host, port and database name in the two connection strings).
+// A Bus reaching the database by another name (localhost for 127.0.0.1)
+// is not paired: the Runtime then publishes through it, as it always can.
+func (s *Store) SignalsTo(bus tasks.Bus) *tasks.RelayBus {
+	b, ok := bus.(*Bus)
+	if !ok || b.channel != s.channel || !sameDatabase(b.pool.Config().ConnConfig, s.pool.Config().ConnConfig) {
+		return nil
+	}
+	return b.RelayBus
+}
+
+// sameDatabase reports whether a and b connect to one database.
+func sameDatabase(a, b *pgx.ConnConfig) bool {
+	return a.Host == b.Host && a.Port == b.Port && a.Database == b.Database
 }
 
 // Close releases the Store's connections.
@@ -76,13 +99,25 @@ const (
 	quotaLockPrincipal = 0x77656674707263 // "weftprc", the seed of the principal's hash
 )
 
-// Create implements tasks.Store, in one round trip: the statements are
-// sent as one batch, which PostgreSQL runs as one implicit transaction, and
-// the INSERT itself checks the quota, after the advisory locks that
-// serialize quota checks. A transaction of its own took four round trips
-// and two more per quota (BEGIN, DELETE, lock and count per quota, INSERT,
-// COMMIT: eight under the Runtime's default limits).
+// Create implements tasks.Store, in one round trip, shared with the
+// other writes made meanwhile (see groupWriter): the INSERT itself checks
+// the quota, after the advisory locks that serialize quota checks. A
+// transaction of its own took four round trips and two more per quota
+// (BEGIN, DELETE, lock and count per quota, INSERT, COMMIT: eight under
+// the Runtime's default limits).
 func (s *Store) Create(ctx context.Context, rec *tasks.Record, quota tasks.Quota) error {
+	return s.create(ctx, rec, quota, "")
+}
+
+// CreateSignalling implements tasks.SignallingStore: the INSERT's
+// statement notifies msg on the Bus's channel when it stores the task.
+func (s *Store) CreateSignalling(ctx context.Context, rec *tasks.Record, quota tasks.Quota, msg string) error {
+	return s.create(ctx, rec, quota, msg)
+}
+
+// create stores rec and, when msg is not "", notifies it in the same
+// statement.
+func (s *Store) create(ctx context.Context, rec *tasks.Record, quota tasks.Quota, msg string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("postgres: create: %w", err)
 	}
@@ -93,38 +128,22 @@ func (s *Store) Create(ctx context.Context, rec *tasks.Record, quota tasks.Quota
 	if err != nil {
 		return err
 	}
-	batch := &pgx.Batch{}
+	w := &taskWrite{query: insertTaskWithinQuota, args: append(args, int64(quota.Total), int64(quota.PerPrincipal)),
+		create: true, quota: quota, principal: rec.Principal}
 	if at, ok := s.longExpiredBefore(rec.CreatedAt); ok {
-		batch.Queue(dropLongExpired, at)
+		w.expiredBefore = at
 	}
-	if quota.Total > 0 {
-		batch.Queue(`SELECT pg_advisory_xact_lock($1)`, int64(quotaLockTotal))
+	if msg != "" {
+		w.query, w.args = insertTaskNotifying, append(w.args, s.channel, msg)
 	}
-	if quota.PerPrincipal > 0 {
-		batch.Queue(`SELECT pg_advisory_xact_lock(hashtextextended($1, $2))`, rec.Principal, int64(quotaLockPrincipal))
-	}
-	batch.Queue(insertTaskWithinQuota, append(args, int64(quota.Total), int64(quota.PerPrincipal))...)
-	results := s.pool.SendBatch(ctx, batch)
-	var seq int64
-	for range batch.Len() - 1 {
-		if _, err = results.Exec(); err != nil {
-			break
-		}
-	}
-	if err == nil {
-		err = results.QueryRow().Scan(&seq)
-	}
-	if closeErr := results.Close(); err == nil {
-		err = closeErr
-	}
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return s.refusal(ctx, rec, quota)
-	case err != nil:
+	if err := s.writes.write(ctx, w); err != nil {
 		return fmt.Errorf("postgres: create task %s: %w", rec.ID, err)
 	}
+	if !w.wrote {
+		return s.refusal(ctx, rec, quota)
+	}
 	rec.Version = 1
-	s.seen.Put(seq, rec) // the Runtime's next write may come with no read before it
+	s.seen.Put(w.seq, rec) // the Runtime's next write may come with no read before it
 	return nil
 }
 
@@ -162,12 +181,26 @@ func (s *Store) Get(ctx context.Context, id string) (*tasks.Record, error) {
 }
 
 // Update implements tasks.Store. A change that adds no input rows (every
-// change but asking and answering) is one conditional UPDATE: checked with
+// change but asking and answering) is one conditional UPDATE, sent with
+// the other writes made meanwhile (see groupWriter): checked with
 // tasks.CheckUpdate against the state the record was read at (remembered
 // from the Get before it, or read again), and written only if the task is
 // still at that version. That is one round trip where a locking
 // transaction took four (BEGIN, SELECT ... FOR UPDATE, UPDATE, COMMIT).
 func (s *Store) Update(ctx context.Context, rec *tasks.Record) error {
+	return s.update(ctx, rec, "")
+}
+
+// UpdateSignalling implements tasks.SignallingStore: the UPDATE's
+// statement notifies msg on the Bus's channel when it writes the task. An
+// Update that answers or adds input requests notifies in its transaction.
+func (s *Store) UpdateSignalling(ctx context.Context, rec *tasks.Record, msg string) error {
+	return s.update(ctx, rec, msg)
+}
+
+// update writes rec and, when msg is not "", notifies it in the same
+// transaction.
+func (s *Store) update(ctx context.Context, rec *tasks.Record, msg string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("postgres: update: %w", err)
 	}
@@ -183,18 +216,21 @@ func (s *Store) Update(ctx context.Context, rec *tasks.Record) error {
 			return err
 		}
 		if len(tasks.NewAnswers(stored, rec)) > 0 || len(rec.Inputs) > len(stored.Inputs) {
-			return s.updateInputs(ctx, rec)
+			return s.updateInputs(ctx, rec, msg)
 		}
 		version := stored.Version + 1
 		args, err := updateArgs(rec, version, seq)
 		if err != nil {
 			return err
 		}
-		tag, err := s.pool.Exec(ctx, updateTaskAt, append(args, int64(stored.Version))...)
-		if err != nil {
+		w := &taskWrite{query: updateTaskAt, args: append(args, int64(stored.Version))}
+		if msg != "" {
+			w.query, w.args = updateTaskAtNotifying, append(w.args, s.channel, msg)
+		}
+		if err := s.writes.write(ctx, w); err != nil {
 			return fmt.Errorf("postgres: update task %s: %w", rec.ID, err)
 		}
-		if tag.RowsAffected() == 1 {
+		if w.wrote {
 			rec.Version = version
 			s.seen.Put(seq, rec)
 			return nil
@@ -219,8 +255,9 @@ func (s *Store) read(ctx context.Context, id string) (*tasks.Record, int64, erro
 }
 
 // updateInputs makes an Update that answers or adds input requests, in a
-// transaction that locks the task's row.
-func (s *Store) updateInputs(ctx context.Context, rec *tasks.Record) error {
+// transaction that locks the task's row, and notifies msg in it when msg
+// is not "".
+func (s *Store) updateInputs(ctx context.Context, rec *tasks.Record, msg string) error {
 	var version uint64
 	err := s.write(ctx, "update", func(tx pgx.Tx) error {
 		found, seqs, err := queryTasks(ctx, tx, selectByIDForUpdate, rec.ID)
@@ -250,7 +287,14 @@ func (s *Store) updateInputs(ctx context.Context, rec *tasks.Record) error {
 				return err
 			}
 		}
-		return insertInputs(ctx, tx, seq, rec.Inputs[len(stored.Inputs):], len(stored.Inputs))
+		if err := insertInputs(ctx, tx, seq, rec.Inputs[len(stored.Inputs):], len(stored.Inputs)); err != nil {
+			return err
+		}
+		if msg == "" {
+			return nil
+		}
+		_, err = tx.Exec(ctx, `SELECT pg_notify($1, $2)`, s.channel, msg)
+		return err
 	})
 	if err != nil {
 		return err
@@ -311,11 +355,11 @@ func (s *Store) DeleteExpired(ctx context.Context, now time.Time, limit int) ([]
 	return gone, nil
 }
 
-// dropLongExpired deletes, in a Create's batch, up to two tasks that
-// expired before a time, whatever their status: the bound on expired tasks
-// when no Runtime sweeps.
+// dropLongExpired deletes, in a batch of creations, up to $2 tasks (two
+// a creation) that expired before $1, whatever their status: the bound on
+// expired tasks when no Runtime sweeps.
 const dropLongExpired = `DELETE FROM weft_tasks WHERE seq IN (SELECT seq FROM weft_tasks
-	WHERE expires_ns IS NOT NULL AND expires_ns <= $1 ORDER BY expires_ns LIMIT 2 FOR UPDATE SKIP LOCKED)`
+	WHERE expires_ns IS NOT NULL AND expires_ns <= $1 ORDER BY expires_ns LIMIT $2 FOR UPDATE SKIP LOCKED)`
 
 // longExpiredBefore returns the time before which a task created at
 // created has expired long enough (the grace) for Create to delete it.

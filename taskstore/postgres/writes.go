@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -38,8 +39,23 @@ const updateTask = `UPDATE weft_tasks SET
 WHERE seq = $16`
 
 // updateTaskAt is updateTask, made only if the row is still at the version
-// given last.
-const updateTaskAt = updateTask + ` AND version = $17`
+// given last; it returns the row's seq when it wrote it, no row otherwise.
+const updateTaskAt = updateTask + ` AND version = $17 RETURNING seq`
+
+// The writes that also notify, on the channel and with the payload given
+// after the write's own arguments, when they write the task.
+var (
+	insertTaskNotifying   = notifying(insertTaskWithinQuota, 24)
+	updateTaskAtNotifying = notifying(updateTaskAt, 17)
+)
+
+// notifying returns write, a statement of n arguments returning the seq
+// of the task it wrote (no row when it refused), that also notifies $n+2
+// on the channel $n+1 when it writes: the filter is evaluated on each row
+// the write returns, so a refusal sends nothing.
+func notifying(write string, n int) string {
+	return fmt.Sprintf(`WITH w AS (%s) SELECT seq FROM w WHERE pg_notify($%d, $%d) IS NOT NULL`, write, n+1, n+2)
+}
 
 // insertArgs returns insertTaskWithinQuota's arguments for rec, before
 // the quotas.

@@ -1,10 +1,6 @@
 package redis_test
 
 import (
-	"bytes"
-	"context"
-	"log/slog"
-	"strings"
 	"testing"
 
 	"github.com/weftmcp/weft/tasks"
@@ -47,35 +43,5 @@ func TestStoreSignalsOnlyThroughItsOwnClientAndPrefix(t *testing.T) {
 	}
 	if relay := s.SignalsTo(newBusOn(t, c, newPrefix(t))); relay != nil {
 		t.Errorf("SignalsTo(a Bus with another prefix) = %p; want nil", relay)
-	}
-}
-
-// A Runtime whose Store could carry its writes' signals, but not to the
-// Bus it was given, says so when it starts, with what to change; a paired
-// one says nothing of it.
-func TestRuntimeSaysWhenItsStoreCannotSignalItsBus(t *testing.T) {
-	needRedis(t)
-	prefix := newPrefix(t)
-	c := newClient(t)
-	for _, tc := range []struct {
-		name   string
-		bus    tasks.Bus
-		unpair bool
-	}{
-		{"a Bus on another client", newBus(t, prefix), true},
-		{"the Store's own Bus", newBusOn(t, c, prefix), false},
-	} {
-		var log bytes.Buffer
-		rt, err := tasks.New(newStoreOn(t, c, prefix), tc.bus, tasks.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := rt.Close(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		said := strings.Contains(log.String(), "cannot carry their signals to this Bus")
-		if said != tc.unpair {
-			t.Errorf("with %s, the Runtime's log says %q; want the unpaired Store named: %v", tc.name, log.String(), tc.unpair)
-		}
 	}
 }

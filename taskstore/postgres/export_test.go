@@ -1,0 +1,13 @@
+package postgres
+
+// QuotaLockTotal is the advisory lock key serializing checks of the total
+// quota, which a test holds to keep a batch of writes in flight.
+const QuotaLockTotal = quotaLockTotal
+
+// Writes returns whether a batch of s's task writes is in flight, and how
+// many writes wait for it.
+func (s *Store) Writes() (inFlight bool, queued int) {
+	s.writes.mu.Lock()
+	defer s.writes.mu.Unlock()
+	return s.writes.sending, len(s.writes.queued)
+}

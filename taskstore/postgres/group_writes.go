@@ -1,0 +1,224 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/weftmcp/weft/tasks"
+)
+
+// Group commit. A Store's task creations and updates go to PostgreSQL
+// through a groupWriter: a write made while another batch is in flight
+// waits for it, then goes with every write that waited meanwhile, in one
+// batch, which PostgreSQL runs as one transaction: one round trip, one
+// commit and one WAL flush for them all. A lone write goes at once, so
+// nothing waits at 1 in flight. A write that carries its signal
+// (CreateSignalling, UpdateSignalling) notifies in its own statement, so a
+// batch takes the database-wide notify lock once, at its commit. One
+// transaction per write and per signal (3.5 a task life at 32 in flight)
+// ran 946–1,095 lives a second at 32 in flight, with 483–594 µs of weft's
+// CPU each; grouped, 3,450–4,668 and 114–131 µs (BenchmarkPolledTaskLife;
+// docs/decisions.md, "Group commit on PostgreSQL").
+//
+// Each write keeps its own outcome: its statement refuses by returning no
+// row (a taken ID, a full quota, a stale version), never by failing, so a
+// refusal does not undo the others. A statement that fails all the same
+// (a deadlock with another instance's batch, say) rolls the whole batch
+// back, and each of its writes is then made again alone.
+
+// maxGroup bounds the writes one batch carries, so that a write queued
+// behind a long batch waits for at most that many.
+const maxGroup = 256
+
+// groupTimeout bounds a batch, which carries other callers' writes and so
+// cannot end with one caller's context.
+const groupTimeout = 10 * time.Second
+
+// Write states: queued until a batch takes it, or until its caller gives
+// up on it first.
+const (
+	writeQueued int32 = iota
+	writeTaken
+	writeAbandoned
+)
+
+// taskWrite is one caller's creation or update of a task.
+type taskWrite struct {
+	// query and args are the write's statement, which returns the task's
+	// seq when it wrote the row and no row when it refused.
+	query string
+	args  []any
+	// create marks a creation: the batch takes quota's advisory locks
+	// (for principal) before it, and deletes tasks that expired before
+	// expiredBefore (nil: none) a grace ago.
+	create        bool
+	quota         tasks.Quota
+	principal     string
+	expiredBefore any
+
+	state atomic.Int32
+	done  chan struct{} // closed when the outcome is set
+	// The outcome: whether the row was written, its seq, or the error.
+	wrote bool
+	seq   int64
+	err   error
+}
+
+// groupWriter sends a Store's task writes, several in one batch when they
+// come together.
+type groupWriter struct {
+	pool *pgxpool.Pool
+
+	mu      sync.Mutex
+	sending bool         // a batch is in flight
+	queued  []*taskWrite // the writes waiting for it
+}
+
+// write makes w, at once if no batch is in flight, else in the batch
+// after it. If ctx ends while w is still queued, w is dropped and write
+// returns ctx's error; once a batch has taken w, write waits for its
+// outcome.
+func (g *groupWriter) write(ctx context.Context, w *taskWrite) error {
+	w.done = make(chan struct{})
+	g.mu.Lock()
+	if !g.sending {
+		g.sending = true
+		g.mu.Unlock()
+		w.state.Store(writeTaken)
+		g.send(ctx, []*taskWrite{w})
+		g.sent()
+		return w.err
+	}
+	g.queued = append(g.queued, w)
+	g.mu.Unlock()
+	select {
+	case <-w.done:
+	case <-ctx.Done():
+		if w.state.CompareAndSwap(writeQueued, writeAbandoned) {
+			return context.Cause(ctx)
+		}
+		<-w.done
+	}
+	return w.err
+}
+
+// sent ends a batch: the writes that waited for it go next, on a
+// goroutine of their own, or nothing is in flight any more.
+func (g *groupWriter) sent() {
+	g.mu.Lock()
+	var batch []*taskWrite
+	for len(batch) == 0 && len(g.queued) > 0 {
+		n := min(len(g.queued), maxGroup)
+		for _, w := range g.queued[:n] {
+			if w.state.CompareAndSwap(writeQueued, writeTaken) {
+				batch = append(batch, w)
+			}
+		}
+		g.queued = slices.Delete(g.queued, 0, n)
+	}
+	g.sending = len(batch) > 0
+	g.mu.Unlock()
+	if len(batch) == 0 {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), groupTimeout)
+		g.send(ctx, batch)
+		cancel()
+		g.sent()
+	}()
+}
+
+// send makes batch's writes in one transaction and sets each one's
+// outcome. When a statement fails in a batch of several, the transaction
+// is rolled back and each write is made again alone, so that only the
+// write at fault gets the error.
+func (g *groupWriter) send(ctx context.Context, batch []*taskWrite) {
+	err := g.exec(ctx, batch)
+	var pgErr *pgconn.PgError
+	if err != nil && len(batch) > 1 && errors.As(err, &pgErr) {
+		for _, w := range batch {
+			w.wrote, w.err = false, nil
+			w.err = g.exec(ctx, []*taskWrite{w})
+			close(w.done)
+		}
+		return
+	}
+	if err != nil && len(batch) > 1 {
+		err = fmt.Errorf("in a transaction of %d task writes: %w", len(batch), err)
+	}
+	for _, w := range batch {
+		if err != nil {
+			w.wrote, w.err = false, err
+		}
+		close(w.done)
+	}
+}
+
+// exec runs batch's writes, after the creations' advisory locks and
+// expiry backstop, as one pgx batch: one implicit transaction.
+func (g *groupWriter) exec(ctx context.Context, batch []*taskWrite) error {
+	b := &pgx.Batch{}
+	lockTotal, principals, expiredBefore, creates := false, []string(nil), any(nil), 0
+	for _, w := range batch {
+		if !w.create {
+			continue
+		}
+		creates++
+		lockTotal = lockTotal || w.quota.Total > 0
+		if w.quota.PerPrincipal > 0 {
+			principals = append(principals, w.principal)
+		}
+		if expiredBefore == nil {
+			expiredBefore = w.expiredBefore
+		}
+	}
+	if expiredBefore != nil {
+		b.Queue(dropLongExpired, expiredBefore, int64(2*creates))
+	}
+	// The total's lock first, then the principals' in the order of their
+	// keys, as every batch and every older Store takes them: no two
+	// batches wait for each other's.
+	if lockTotal {
+		b.Queue(`SELECT pg_advisory_xact_lock($1)`, int64(quotaLockTotal))
+	}
+	if len(principals) > 0 {
+		b.Queue(`SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended(p, $2) AS k
+			FROM unnest($1::text[]) AS p ORDER BY k) AS keys`, principals, int64(quotaLockPrincipal))
+	}
+	prelude := b.Len()
+	for _, w := range batch {
+		b.Queue(w.query, w.args...)
+	}
+	results := g.pool.SendBatch(ctx, b)
+	var err error
+	for range prelude {
+		if _, err = results.Exec(); err != nil {
+			break
+		}
+	}
+	for _, w := range batch {
+		if err != nil {
+			break
+		}
+		switch err = results.QueryRow().Scan(&w.seq); {
+		case err == nil:
+			w.wrote = true
+		case errors.Is(err, pgx.ErrNoRows):
+			err = nil
+		}
+	}
+	if closeErr := results.Close(); err == nil {
+		err = closeErr
+	}
+	return err
+}
