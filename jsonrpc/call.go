@@ -61,7 +61,7 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any, opts
 	reached, err := c.writeTelling(ctx, &Request{ID: id, Method: method, Params: raw})
 	switch {
 	case err == nil:
-		readOnBeforeWaiting(ctx)
+		WillWait(ctx)
 		select {
 		case <-cl.done:
 		case <-ctx.Done():

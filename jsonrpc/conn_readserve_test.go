@@ -79,6 +79,34 @@ func TestCallFromTheReadLoopHandsOffReading(t *testing.T) {
 	}
 }
 
+// A handler served by the read loop that says it will wait (for a
+// database, say) has reading handed off at once, without the watcher's
+// help: the request after it is served while it waits.
+func TestWillWaitHandsOffReading(t *testing.T) {
+	servedMeanwhile := make(chan struct{})
+	h := jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+		if req.Method == "fast" {
+			close(servedMeanwhile)
+			return "fast", nil
+		}
+		jsonrpc.WillWait(ctx)
+		<-servedMeanwhile // stands for the wait: it ends only once the next request is served
+		return "waited", nil
+	})
+	c, p := pipePeer(t, jsonrpc.ConnOptions{Handler: h})
+	jsonrpc.SetReadWatchTick(c, time.Hour)
+	p.send(request(1, "wait", ""))
+	p.send(request(2, "fast", ""))
+	for _, want := range []string{"2", "1"} {
+		if resp := p.recvResponse(); resp.ID.Raw() != want {
+			t.Fatalf("got %s; want the response to %s", describe(resp), want)
+		}
+	}
+	if got := jsonrpc.ReadLoopServed(c); got == 0 {
+		t.Error("the read loop served neither request; the test does not exercise the hand-off")
+	}
+}
+
 // After reading has been handed off, one goroutine reads: messages keep
 // their order, and at the end of input the connection waits for the
 // handler still running on the old read loop, answers it, and ends once.

@@ -11,7 +11,8 @@ import (
 // at a time. So that a slow handler cannot hold up reading (a cancellation,
 // the response to the handler's own Call, other requests), reading passes
 // to a new goroutine when the handler calls the peer, or when a watcher
-// finds it still running a readWatchTick after it was last seen.
+// finds it still running a readWatchTick after it was last seen, or
+// before the handler waits for something slow (WillWait).
 
 // readWatchTick is how often the watcher looks at the request the read
 // loop is serving: one running for longer than a tick (at most two) has
@@ -85,10 +86,16 @@ func (c *Conn) handOffReadingLocked() {
 	go c.readLoop()
 }
 
-// readOnBeforeWaiting hands reading off the goroutine of the handler ctx
-// belongs to, if a read loop is serving it, before that handler waits for
-// a peer: the response it waits for may have to be read by that loop.
-func readOnBeforeWaiting(ctx context.Context) {
+// WillWait tells the connection serving the request of a handler's ctx
+// that the handler is about to wait: for a database, another service, the
+// peer. When the connection's read loop is serving that request on its
+// own goroutine, reading passes to a new goroutine first, so that the
+// connection's other requests are read and served meanwhile (and a
+// response the handler waits for is read at all). A handler that does not
+// call it has reading taken off its goroutine once it has run for a
+// millisecond or two, so a handler waiting that long or longer should
+// call it. Call calls it; for any other ctx it does nothing.
+func WillWait(ctx context.Context) {
 	in, _ := ctx.Value(servingKey{}).(*inbound)
 	if in == nil {
 		return

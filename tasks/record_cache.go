@@ -3,6 +3,8 @@ package tasks
 import (
 	"context"
 	"sync"
+
+	"github.com/weftmcp/weft/jsonrpc"
 )
 
 // DefaultRecordCache is how many task records a Runtime keeps in memory
@@ -161,6 +163,7 @@ func (c *recordCache) read(ctx context.Context, id string, fresh bool) (rec *Rec
 			e, gen = c.follow(ctx, id) // before the read, so no later change is missed
 		}
 	}
+	jsonrpc.WillWait(ctx)
 	rec, err = c.store.Get(ctx, id)
 	if err != nil {
 		return nil, 0, false, err

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/weftmcp/weft/jsonrpc"
 )
 
 // maxCASAttempts bounds the read-modify-write retries of one change.
@@ -250,10 +252,13 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 // store whose writes carry signals, the write sends the signal kind, which
 // the caller publishes after it (see publish).
 func (r *Runtime) create(ctx context.Context, rec *Record, signal SignalKind) error {
-	switch {
-	case r.cache.shared != nil:
+	if r.cache.shared != nil {
 		return r.cache.shared.createShared(ctx, rec, r.cfg.quota)
-	case r.signals != nil:
+	}
+	// A durable store's write waits for a round trip or a disk sync: the
+	// connection of the request making it reads the next ones meanwhile.
+	jsonrpc.WillWait(ctx)
+	if r.signals != nil {
 		return r.signals.create(ctx, rec, r.cfg.quota, signal)
 	}
 	return r.store.Create(ctx, rec, r.cfg.quota)
@@ -285,6 +290,9 @@ func (r *Runtime) Get(ctx context.Context, principal, id string) (Task, error) {
 // page ("" when there is none). A cursor List did not return gives
 // ErrInvalidCursor.
 func (r *Runtime) List(ctx context.Context, principal, cursor string) ([]Task, string, error) {
+	if r.cache.shared == nil {
+		jsonrpc.WillWait(ctx)
+	}
 	recs, next, err := r.store.List(ctx, principal, cursor, r.cfg.pageSize)
 	if err != nil {
 		if errors.Is(err, ErrInvalidCursor) {
@@ -578,6 +586,9 @@ func (r *Runtime) mutate(ctx context.Context, id string, signal SignalKind, chan
 				continue
 			}
 			return nil, err
+		}
+		if r.cache.shared == nil {
+			jsonrpc.WillWait(ctx)
 		}
 		switch {
 		case r.cache.shared != nil:
