@@ -11,7 +11,9 @@ import (
 )
 
 // A server whose tasks live in PostgreSQL: every instance started so on
-// the same database serves, answers and cancels every task.
+// the same database serves, answers and cancels every task. The Store and
+// the Bus are opened with the same connection string and schema, so they
+// pair: each task write notifies its own signal, in its own statement.
 func ExampleOpen() {
 	ctx := context.Background()
 	url := "postgres://weft@db.internal:5432/mcp"

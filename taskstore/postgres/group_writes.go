@@ -147,7 +147,7 @@ func (g *groupWriter) send(ctx context.Context, batch []*taskWrite) {
 	var pgErr *pgconn.PgError
 	if err != nil && len(batch) > 1 && errors.As(err, &pgErr) {
 		for _, w := range batch {
-			w.wrote, w.err = false, nil
+			w.wrote = false // the rolled-back batch may have set it
 			w.err = g.exec(ctx, []*taskWrite{w})
 			close(w.done)
 		}
