@@ -255,13 +255,22 @@ func (r *Runtime) create(ctx context.Context, rec *Record, signal SignalKind) er
 	if r.cache.shared != nil {
 		return r.cache.shared.createShared(ctx, rec, r.cfg.quota)
 	}
-	// A durable store's write waits for a round trip or a disk sync: the
-	// connection of the request making it reads the next ones meanwhile.
-	jsonrpc.WillWait(ctx)
+	r.storeWaits(ctx)
 	if r.signals != nil {
 		return r.signals.create(ctx, rec, r.cfg.quota, signal)
 	}
 	return r.store.Create(ctx, rec, r.cfg.quota)
+}
+
+// storeWaits tells the connection of the request ctx belongs to, if any,
+// that a call to a durable store comes, which waits for a round trip or
+// a disk sync: the connection reads its next requests meanwhile
+// (jsonrpc.WillWait). A store whose records are shared (the memory
+// store) never waits.
+func (r *Runtime) storeWaits(ctx context.Context) {
+	if r.cache.shared == nil {
+		jsonrpc.WillWait(ctx)
+	}
 }
 
 // ttl applies the default and the maximum to a requested TTL.
@@ -290,9 +299,7 @@ func (r *Runtime) Get(ctx context.Context, principal, id string) (Task, error) {
 // page ("" when there is none). A cursor List did not return gives
 // ErrInvalidCursor.
 func (r *Runtime) List(ctx context.Context, principal, cursor string) ([]Task, string, error) {
-	if r.cache.shared == nil {
-		jsonrpc.WillWait(ctx)
-	}
+	r.storeWaits(ctx)
 	recs, next, err := r.store.List(ctx, principal, cursor, r.cfg.pageSize)
 	if err != nil {
 		if errors.Is(err, ErrInvalidCursor) {
@@ -587,9 +594,7 @@ func (r *Runtime) mutate(ctx context.Context, id string, signal SignalKind, chan
 			}
 			return nil, err
 		}
-		if r.cache.shared == nil {
-			jsonrpc.WillWait(ctx)
-		}
+		r.storeWaits(ctx)
 		switch {
 		case r.cache.shared != nil:
 			err = r.cache.shared.updateShared(ctx, rec) // rec is this call's copy, unchanged from here
