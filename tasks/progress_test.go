@@ -85,6 +85,9 @@ func TestProgressIsThrottledAndKeepsTheLatestMessage(t *testing.T) {
 		task := start(t, rt, "alice", "job")
 
 		log.wait(t, "the first progress message", func() bool { return log.wrote("step 1") })
+		// The store has it; the runtime records its own write a moment
+		// later, once the store's Update returns.
+		synctest.Wait()
 		if got, _ := rt.Get(testCtx(t), "alice", task.ID); got.StatusMessage != "step 1" {
 			t.Fatalf("statusMessage is %q, want the progress message", got.StatusMessage)
 		}

@@ -28,7 +28,10 @@ type Options struct {
 	// InFlight is how many calls are outstanding at every moment (at least 1):
 	// that many workers each send a call as soon as their last one is answered.
 	InFlight int
-	// Warmup is how long calls run before measuring starts.
+	// Warmup is how long calls run before measuring starts, counted from
+	// the first answer: a server still starting is not yet warming up, and
+	// is not asked for its spending (a weft server reports it on SIGUSR1,
+	// which would end a process that has not yet set up its handler).
 	Warmup time.Duration
 	// Window is how long the measurement lasts.
 	Window time.Duration
@@ -136,6 +139,8 @@ func Run(ctx context.Context, session Session, server Server, opt Options) (Resu
 		workers       sync.WaitGroup
 		failures      = make(chan error, opt.InFlight)
 		calls         = make([][]call, opt.InFlight)
+		answered      = make(chan struct{}) // closed at the first answer
+		firstAnswer   sync.Once
 	)
 	for w := range opt.InFlight {
 		workers.Go(func() {
@@ -152,12 +157,13 @@ func Run(ctx context.Context, session Session, server Server, opt Options) (Resu
 				}
 				local = append(local, call{start: start, end: time.Now()})
 				checked.Add(1)
+				firstAnswer.Do(func() { close(answered) })
 			}
 			calls[w] = local
 		})
 	}
 
-	before, windowStart, after, windowEnd, phaseErr := measureWindow(ctx, server, opt)
+	before, windowStart, after, windowEnd, phaseErr := measureWindow(ctx, answered, server, opt)
 	stopping.Store(true)
 	workers.Wait()
 	close(failures)
@@ -234,9 +240,15 @@ func read(ctx context.Context, server Server, store Store) (reading, error) {
 	return r, err
 }
 
-// measureWindow waits out the warm-up, then reads the server (and the
-// store) at the start and end of the window.
-func measureWindow(ctx context.Context, server Server, opt Options) (before reading, start time.Time, after reading, end time.Time, err error) {
+// measureWindow waits for the first answer and then out the warm-up, then
+// reads the server (and the store) at the start and end of the window.
+func measureWindow(ctx context.Context, answered <-chan struct{}, server Server, opt Options) (before reading, start time.Time, after reading, end time.Time, err error) {
+	select {
+	case <-answered:
+	case <-ctx.Done():
+		err = fmt.Errorf("no call was answered: %w", context.Cause(ctx))
+		return
+	}
 	if err = wait(ctx, opt.Warmup); err != nil {
 		return
 	}

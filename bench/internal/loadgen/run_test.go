@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/weftmcp/weft/bench/internal/loadgen"
@@ -198,4 +199,45 @@ func TestRunDividesTheStoresSpendingOverTheWindowByItsRequests(t *testing.T) {
 				commands, r.StoreRequestRoundTripsPerRequest, r.StoreBackgroundRoundTripsPerSecond, wantRequests, wantBackground)
 		}
 	}
+}
+
+// gatedSession answers no call until open is closed, and then each in a
+// millisecond (a synctest bubble's clock moves only while it waits).
+type gatedSession struct{ open chan struct{} }
+
+func (s gatedSession) Echo(ctx context.Context, _ string) error {
+	select {
+	case <-s.open:
+		time.Sleep(time.Millisecond)
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+// A server that has not answered yet may still be setting up: a weft
+// server killed by the SIGUSR1 that asks its spending before it installed
+// the handler failed a CI run. The warm-up starts at the first answer.
+func TestRunReadsTheStoreOnlyOnceTheServerHasAnswered(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		session := gatedSession{open: make(chan struct{})}
+		store := &steppingStore{cpu: time.Second, commands: -1}
+		opt := loadgen.Options{InFlight: 2, Warmup: time.Second, Window: time.Second, Store: store}
+		done := make(chan error, 1)
+		go func() {
+			_, err := loadgen.Run(t.Context(), session, fixedStats{}, opt)
+			done <- err
+		}()
+		time.Sleep(10 * opt.Warmup) // no answer comes meanwhile
+		if got := store.readings.Load(); got != 0 {
+			t.Fatalf("the store was read %d times before the server answered a call", got)
+		}
+		close(session.open)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if got := store.readings.Load(); got != 2 {
+			t.Fatalf("the store was read %d times, want once at each end of the window", got)
+		}
+	})
 }
