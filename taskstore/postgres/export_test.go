@@ -7,7 +7,5 @@ const QuotaLockTotal = quotaLockTotal
 // Writes returns whether a batch of s's task writes is in flight, and how
 // many writes wait for it.
 func (s *Store) Writes() (inFlight bool, queued int) {
-	s.writes.mu.Lock()
-	defer s.writes.mu.Unlock()
-	return s.writes.sending, len(s.writes.queued)
+	return s.writes.State()
 }

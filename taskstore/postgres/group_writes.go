@@ -4,15 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/weftmcp/weft/internal/groupwrite"
 	"github.com/weftmcp/weft/tasks"
 )
 
@@ -39,17 +37,9 @@ import (
 // behind a long batch waits for at most that many.
 const maxGroup = 256
 
-// groupTimeout bounds a batch, which carries other callers' writes and so
-// cannot end with one caller's context.
+// groupTimeout bounds a batch of writes that waited, which carries other
+// callers' writes and so cannot end with one caller's context.
 const groupTimeout = 10 * time.Second
-
-// Write states: queued until a batch takes it, or until its caller gives
-// up on it first.
-const (
-	writeQueued int32 = iota
-	writeTaken
-	writeAbandoned
-)
 
 // taskWrite is one caller's creation or update of a task.
 type taskWrite struct {
@@ -65,8 +55,6 @@ type taskWrite struct {
 	principal     string
 	expiredBefore any
 
-	state atomic.Int32
-	done  chan struct{} // closed when the outcome is set
 	// The outcome: whether the row was written, its seq, or the error.
 	wrote bool
 	seq   int64
@@ -74,68 +62,26 @@ type taskWrite struct {
 }
 
 // groupWriter sends a Store's task writes, several in one batch when they
-// come together.
+// come together (see groupwrite).
 type groupWriter struct {
 	pool *pgxpool.Pool
+	*groupwrite.Writer[*taskWrite]
+}
 
-	mu      sync.Mutex
-	sending bool         // a batch is in flight
-	queued  []*taskWrite // the writes waiting for it
+func newGroupWriter(pool *pgxpool.Pool) *groupWriter {
+	g := &groupWriter{pool: pool}
+	g.Writer = groupwrite.New(maxGroup, groupTimeout, g.send)
+	return g
 }
 
 // write makes w, at once if no batch is in flight, else in the batch
-// after it. If ctx ends while w is still queued, w is dropped and write
-// returns ctx's error; once a batch has taken w, write waits for its
-// outcome.
+// after it, and returns its error. If ctx ends while w is still queued, w
+// is dropped and write returns ctx's cause.
 func (g *groupWriter) write(ctx context.Context, w *taskWrite) error {
-	w.done = make(chan struct{})
-	g.mu.Lock()
-	if !g.sending {
-		g.sending = true
-		g.mu.Unlock()
-		w.state.Store(writeTaken)
-		g.send(ctx, []*taskWrite{w})
-		g.sent()
-		return w.err
-	}
-	g.queued = append(g.queued, w)
-	g.mu.Unlock()
-	select {
-	case <-w.done:
-	case <-ctx.Done():
-		if w.state.CompareAndSwap(writeQueued, writeAbandoned) {
-			return context.Cause(ctx)
-		}
-		<-w.done
+	if err := g.Write(ctx, w); err != nil {
+		return err
 	}
 	return w.err
-}
-
-// sent ends a batch: the writes that waited for it go next, on a
-// goroutine of their own, or nothing is in flight any more.
-func (g *groupWriter) sent() {
-	g.mu.Lock()
-	var batch []*taskWrite
-	for len(batch) == 0 && len(g.queued) > 0 {
-		n := min(len(g.queued), maxGroup)
-		for _, w := range g.queued[:n] {
-			if w.state.CompareAndSwap(writeQueued, writeTaken) {
-				batch = append(batch, w)
-			}
-		}
-		g.queued = slices.Delete(g.queued, 0, n)
-	}
-	g.sending = len(batch) > 0
-	g.mu.Unlock()
-	if len(batch) == 0 {
-		return
-	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), groupTimeout)
-		g.send(ctx, batch)
-		cancel()
-		g.sent()
-	}()
 }
 
 // send makes batch's writes in one transaction and sets each one's
@@ -149,18 +95,16 @@ func (g *groupWriter) send(ctx context.Context, batch []*taskWrite) {
 		for _, w := range batch {
 			w.wrote = false // the rolled-back batch may have set it
 			w.err = g.exec(ctx, []*taskWrite{w})
-			close(w.done)
 		}
 		return
 	}
 	if err != nil && len(batch) > 1 {
 		err = fmt.Errorf("in a transaction of %d task writes: %w", len(batch), err)
 	}
-	for _, w := range batch {
-		if err != nil {
+	if err != nil {
+		for _, w := range batch {
 			w.wrote, w.err = false, err
 		}
-		close(w.done)
 	}
 }
 

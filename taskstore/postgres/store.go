@@ -55,7 +55,7 @@ func Open(ctx context.Context, connString string, opts ...Option) (*Store, error
 		pool.Close()
 		return nil, err
 	}
-	return &Store{pool: pool, writes: &groupWriter{pool: pool}, channel: busChannel(cfg.schema),
+	return &Store{pool: pool, writes: newGroupWriter(pool), channel: busChannel(cfg.schema),
 		seen: tasks.NewVersionCache(seenTasks), grace: cfg.grace}, nil
 }
 

@@ -37,6 +37,8 @@ type Store struct {
 	grace  string // the expiry grace in milliseconds, as the scripts take it
 	// seen remembers the tasks this Store last read or wrote.
 	seen *tasks.VersionCache
+	// writes runs the create and update scripts, grouped.
+	writes *groupWriter
 }
 
 var _ tasks.SignallingStore = (*Store)(nil)
@@ -57,7 +59,7 @@ func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
 	}
 	preloadScripts(client, cfg.logger)
 	return &Store{client: client, keys: newKeys(cfg.prefix), grace: strconv.FormatInt(cfg.grace.Milliseconds(), 10),
-		seen: tasks.NewVersionCache(seenTasks)}, nil
+		seen: tasks.NewVersionCache(seenTasks), writes: newGroupWriter(client)}, nil
 }
 
 // Create implements tasks.Store.
@@ -108,9 +110,9 @@ func (s *Store) create(ctx context.Context, rec *tasks.Record, quota tasks.Quota
 		expiryMember(rec.ID, rec.Principal), k.signals, msg}
 	args = append(args, identityFields(rec)...)
 	args = append(args, set...)
-	res, err := createScript.Run(ctx, s.client,
+	res, err := s.writes.run(ctx, createScript,
 		[]string{k.task + rec.ID, k.seq, k.list + rec.Principal, k.expiry, k.lease, k.active, k.actives + rec.Principal, k.all},
-		args...).Result()
+		args...)
 	if err != nil {
 		return fmt.Errorf("redis: create task %s: %w", rec.ID, err)
 	}
@@ -226,8 +228,8 @@ func (s *Store) write(ctx context.Context, rec, stored *tasks.Record, seq int64,
 	for _, f := range unset {
 		args = append(args, f)
 	}
-	return updateScript.Run(ctx, s.client,
-		[]string{k.task + rec.ID, k.expiry, k.lease, k.active, k.actives + stored.Principal}, args...).Result()
+	return s.writes.run(ctx, updateScript,
+		[]string{k.task + rec.ID, k.expiry, k.lease, k.active, k.actives + stored.Principal}, args...)
 }
 
 // Delete implements tasks.Store.
