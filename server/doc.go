@@ -35,6 +35,12 @@
 // it ends the round with an InputRequiredResult and the handler runs again,
 // from the start, when the client retries with the answers (see AskAll).
 //
+// A handler about to wait for a database or another service calls
+// jsonrpc.WillWait with its context first: over stdio a request may be
+// served on the connection's reading goroutine, and WillWait moves the
+// reading elsewhere, so that the connection's other requests are read and
+// served while the handler waits. Elsewhere it does nothing.
+//
 // # Tasks
 //
 // With a task runtime (Options.Tasks), a tool registered with the Tasks
