@@ -31,7 +31,7 @@ type rowStore struct {
 // started tells the round-trip counter which process to ask.
 func (s *rowStore) started(p *proc.Process) {
 	if s.trips != nil {
-		s.trips.pid = p.PID()
+		s.trips.server = p
 	}
 }
 
@@ -55,23 +55,24 @@ func (s *rowStore) Spent(ctx context.Context) (loadgen.Spending, error) {
 // file as a line: all its round trips, those made in the background, and
 // the HTTP requests it had begun (servers/weft -store-stats).
 type roundTripCounter struct {
-	file  string
-	pid   int // set once the server has started
-	lines int // lines read so far
+	file   string
+	server *proc.Process // set once the server has started
+	lines  int           // lines read so far
 }
 
 // read asks the server for its counts and waits for the line it appends.
 func (c *roundTripCounter) read(ctx context.Context) (all, background, requests int64, err error) {
-	if c.pid == 0 {
+	if c.server == nil {
 		return 0, 0, 0, errors.New("the server's round trips were asked for before it started")
 	}
-	if err := syscall.Kill(c.pid, syscall.SIGUSR1); err != nil {
+	if err := syscall.Kill(c.server.PID(), syscall.SIGUSR1); err != nil {
 		return 0, 0, 0, fmt.Errorf("ask the server for its round trips: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, roundTripWait)
 	defer cancel()
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
+	exited, how := c.server.Exited()
 	for {
 		data, err := os.ReadFile(c.file)
 		if err != nil {
@@ -85,6 +86,9 @@ func (c *roundTripCounter) read(ctx context.Context) (all, background, requests 
 		select {
 		case <-ctx.Done():
 			return 0, 0, 0, fmt.Errorf("the server did not report its round trips within %s of SIGUSR1: %w", roundTripWait, context.Cause(ctx))
+		case <-exited:
+			return 0, 0, 0, fmt.Errorf("the server exited (%v) when asked for its round trips with SIGUSR1, before reporting them; "+
+				"was it built with this harness, and asked before it had set up?", how())
 		case <-tick.C:
 		}
 	}

@@ -1,6 +1,14 @@
 package main
 
-import "testing"
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/weftmcp/weft/bench/internal/proc"
+)
 
 func TestParseRoundTripsReadsBothCounts(t *testing.T) {
 	all, background, requests, err := parseRoundTrips("1234 56 789")
@@ -13,5 +21,28 @@ func TestParseRoundTripsReadsBothCounts(t *testing.T) {
 		if _, _, _, err := parseRoundTrips(line); err == nil {
 			t.Errorf("parseRoundTrips(%q) succeeded; want an error", line)
 		}
+	}
+}
+
+// A server that dies of the SIGUSR1 asking for its counts (one that has
+// no handler for it yet, or not built by this harness) is reported as
+// exited, not as slow.
+func TestRoundTripCounterSaysWhenTheServerDied(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Fatalf("the test runs sleep(1) as a server: %v", err)
+	}
+	p, _, _, err := proc.StartStdio(proc.Command{Path: sleep, Args: []string{"600"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stop()
+	c := &roundTripCounter{file: filepath.Join(t.TempDir(), "trips"), server: p}
+	if err := os.WriteFile(c.file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, err = c.read(t.Context())
+	if err == nil || !strings.Contains(err.Error(), "exited") || !strings.Contains(err.Error(), "user defined signal 1") {
+		t.Fatalf("reading the counts of a server that SIGUSR1 kills: %v; want an error saying it exited of that signal", err)
 	}
 }

@@ -157,6 +157,12 @@ func (p *Process) Stats() (Stats, error) { return ReadStats(p.PID()) }
 // Stderr returns the start of what the server wrote to its standard error.
 func (p *Process) Stderr() string { return p.stderr.String() }
 
+// Exited returns a channel closed once the process has exited, and a
+// function that then says how it ended.
+func (p *Process) Exited() (<-chan struct{}, func() error) {
+	return p.exited, func() error { return p.waitErr }
+}
+
 // Stop tells the server to exit (closing its standard input for a stdio
 // server, SIGTERM for an HTTP one), kills it if it has not exited within
 // stopGrace, waits for it and releases its pipes. It reports an error if the
