@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/weftmcp/weft/internal/testport"
 )
 
 // The cluster tests run three `weft serve` processes on one Redis (each
@@ -305,16 +307,14 @@ func startRedisServer(t *testing.T, server string) string {
 	return net.JoinHostPort("127.0.0.1", port)
 }
 
-// freePort returns a loopback port free a moment ago, for a server that
-// cannot take port 0 and say which it got (redis-server).
+// freePort returns a loopback port no other test gets (see testport), for
+// a server that cannot take port 0 and say which it got (redis-server).
 func freePort(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := testport.Free()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	return port
 }
 

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/weftmcp/weft/internal/testport"
 )
 
 // TestReadmeCommands runs every command shown in the READMEs' ```sh and
@@ -309,7 +311,7 @@ func (d *docRunner) port(t *testing.T, p string) string {
 	if got, ok := d.ports[p]; ok {
 		return got
 	}
-	free, err := freePort()
+	free, err := testport.Free()
 	if err != nil {
 		t.Fatal(err)
 	}

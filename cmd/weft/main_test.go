@@ -25,6 +25,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/weftmcp/weft/auth/authtest"
+	"github.com/weftmcp/weft/internal/testport"
 )
 
 // The CLI is tested with testscript (github.com/rogpeppe/go-internal), the
@@ -206,7 +207,7 @@ const redisReadyTimeout = externalWait
 // its address. It logs to redis.log in the script's folder and is killed
 // when the script ends.
 func startRedis(env *testscript.Env, server string) (string, error) {
-	port, err := freePort()
+	port, err := testport.Free()
 	if err != nil {
 		return "", err
 	}
@@ -251,17 +252,6 @@ func redisAnswers(addr string) bool {
 	return err == nil && reply == "+PONG\r\n"
 }
 
-// freePort returns a loopback TCP port that was free a moment ago.
-func freePort() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	_, port, err := net.SplitHostPort(ln.Addr().String())
-	return port, err
-}
-
 // params are the testscript parameters for the scripts in dir; setup, if
 // not nil, adds to the environment.
 func params(dir string, setup func(*testscript.Env) error) testscript.Params {
@@ -277,16 +267,16 @@ func params(dir string, setup func(*testscript.Env) error) testscript.Params {
 			// OAuth credentials too, and the authorization redirect comes
 			// back to a port of the script's own.
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, "config"))
-			port, err := freePort()
+			port, err := testport.Free()
 			if err != nil {
 				return err
 			}
 			env.Setenv("WEFT_OAUTH_PORT", port)
-			if port, err = freePort(); err != nil {
+			if port, err = testport.Free(); err != nil {
 				return err
 			}
 			env.Setenv("METRICS_PORT", port)
-			if port, err = freePort(); err != nil {
+			if port, err = testport.Free(); err != nil {
 				return err
 			}
 			env.Setenv("CONSOLE_PORT", port)

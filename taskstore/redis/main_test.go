@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"strings"
@@ -13,6 +12,8 @@ import (
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/weftmcp/weft/internal/testport"
 )
 
 // The Redis the tests use: WEFT_TEST_REDIS, else the default address; if
@@ -84,17 +85,15 @@ func ping(opts *goredis.Options) error {
 // keeps nothing on disk, waits until it says it is ready, and returns the
 // options to reach it and the function that ends it.
 func startRedis(server string) (*goredis.Options, func(), error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := testport.Free()
 	if err != nil {
 		return nil, func() {}, err
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
 	dir, err := os.MkdirTemp("", "weft-redis-")
 	if err != nil {
 		return nil, func() {}, err
 	}
-	cmd := exec.Command(server, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+	cmd := exec.Command(server, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
 		"--dir", dir, "--logfile", "")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -132,7 +131,7 @@ func startRedis(server string) (*goredis.Options, func(), error) {
 		stop()
 		return nil, func() {}, fmt.Errorf("%s did not say it was ready to accept connections within a minute", server)
 	}
-	return &goredis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port)}, stop, nil
+	return &goredis.Options{Addr: "127.0.0.1:" + port}, stop, nil
 }
 
 // needRedis skips the test when there is no Redis (outside CI).

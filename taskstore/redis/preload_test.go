@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net"
 	"os"
 	"os/exec"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/weftmcp/weft/internal/testport"
 	"github.com/weftmcp/weft/sessions"
 	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/taskstore/redis"
@@ -100,12 +100,11 @@ func TestNewLoadsEveryScriptInOneRoundTrip(t *testing.T) {
 // A Redis New cannot reach gets no scripts loaded: New says so in the log
 // and returns the Store all the same, whose scripts load on first use.
 func TestNewWithoutRedisLogsThatItLoadedNoScripts(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := testport.Free() // nothing listens there
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := l.Addr().String()
-	l.Close() // nothing listens there now
+	addr := "127.0.0.1:" + port
 	c := goredis.NewClient(&goredis.Options{Addr: addr, MaxRetries: -1})
 	t.Cleanup(func() { c.Close() })
 	var log bytes.Buffer

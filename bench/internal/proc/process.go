@@ -15,6 +15,8 @@ import (
 	"slices"
 	"syscall"
 	"time"
+
+	"github.com/weftmcp/weft/internal/testport"
 )
 
 // stopGrace is how long a server may take to exit once told to stop before
@@ -114,14 +116,14 @@ func StartHTTP(ctx context.Context, c Command) (*Process, string, error) {
 	return p, "http://" + addr + "/mcp", nil
 }
 
-// freeLoopbackAddr returns a 127.0.0.1 address whose port was free a moment ago.
+// freeLoopbackAddr returns a 127.0.0.1 address no port-0 listener, outgoing
+// connection or other harness or test process gets meanwhile (testport).
 func freeLoopbackAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := testport.Free()
 	if err != nil {
 		return "", fmt.Errorf("find a free loopback port: %w", err)
 	}
-	defer l.Close()
-	return l.Addr().String(), nil
+	return "127.0.0.1:" + port, nil
 }
 
 // awaitListening returns once addr accepts a TCP connection, or an error if
