@@ -373,12 +373,17 @@ func (c *Conn) finishedLocked() bool {
 
 // shutdown ends the connection once; cause is nil for a local Close.
 func (c *Conn) shutdown(cause error) {
-	first := false
+	first, orphaned := false, false
 	c.shutdownOnce.Do(func() {
 		first = true
 		ended := endedError(cause)
 		c.mu.Lock()
 		c.closing = true
+		if r := c.reading; r != nil && r.continuing {
+			// The read loop runs what a handler left to run once answered,
+			// which the connection's end does not wait for: its hold goes.
+			r.serving, r.continuing, orphaned = nil, false, true
+		}
 		if c.err == nil {
 			c.err = ended
 		}
@@ -398,6 +403,9 @@ func (c *Conn) shutdown(cause error) {
 	})
 	if first {
 		c.release() // outside the Once: OnDone may call Close
+	}
+	if orphaned {
+		c.release()
 	}
 }
 

@@ -21,9 +21,14 @@ type inbound struct {
 	req    *Request
 	cancel context.CancelFunc
 	batch  *batchReply // the batch it arrived in, or nil
+	// byCaller is set when a PushStream's Serve serves the request on its
+	// own goroutine, which must return: nothing is left to run on it.
+	byCaller bool
 
 	// Guarded by Conn.mu.
-	canceled   bool // CancelInbound was called: the response is suppressed
+	canceled   bool   // CancelInbound was called: the response is suppressed
+	handled    bool   // the handler has returned: AfterResponse is too late
+	after      func() // what the handler left to run once answered (AfterResponse)
 	queued     bool
 	prev, next *inbound // links in Conn.queue
 }
@@ -146,11 +151,19 @@ func (c *Conn) startLocked(in *inbound) {
 
 // work serves in, then queued requests, then what it is handed while it
 // waits as an idle worker; it ends when nothing came for idleWorkerLinger.
+// What a handler left to run once answered it runs after giving up the
+// handler slot, so a long one holds up no other request.
 func (c *Conn) work(in *inbound) {
 	var linger *time.Timer
 	for in != nil {
-		c.serve(in)
-		in = c.nextInbound(&linger)
+		after := c.serve(in)
+		if after == nil {
+			in = c.nextInbound(&linger, true)
+			continue
+		}
+		c.served()
+		after()
+		in = c.nextInbound(&linger, false)
 	}
 	if linger != nil {
 		linger.Stop()
@@ -177,18 +190,21 @@ func (c *Conn) served() {
 }
 
 // nextInbound takes the next queued request, or gives up the handler slot
-// and waits, as an idle worker, to be handed one. It returns nil when the
+// and waits, as an idle worker, to be handed one; a worker that gave up its
+// slot already (slot false) only waits. It returns nil when the
 // worker should end: the connection is closing, or nothing came within
 // idleWorkerLinger. *linger is the worker's timer, made on first use.
-func (c *Conn) nextInbound(linger **time.Timer) *inbound {
+func (c *Conn) nextInbound(linger **time.Timer, slot bool) *inbound {
 	c.mu.Lock()
-	if !c.closing {
-		if in := c.queue.pop(); in != nil {
-			c.mu.Unlock()
-			return in
+	if slot {
+		if !c.closing {
+			if in := c.queue.pop(); in != nil {
+				c.mu.Unlock()
+				return in
+			}
 		}
+		c.running--
 	}
-	c.running--
 	if c.closing || c.readDone || c.idle >= c.maxInFlight {
 		// No request can come (or enough workers wait already): end.
 		finished := c.finishedLocked()
@@ -236,8 +252,10 @@ func (c *Conn) nextInbound(linger **time.Timer) *inbound {
 }
 
 // serve runs the handler of one request and sends its response, unless the
-// request was cancelled meanwhile or the connection is closing.
-func (c *Conn) serve(in *inbound) {
+// request was cancelled meanwhile or the connection is closing. It returns
+// what the handler left to run once answered (AfterResponse), for the
+// caller to run once it has freed the request's handler slot.
+func (c *Conn) serve(in *inbound) (after func()) {
 	defer in.cancel()
 	resp := &Response{ID: in.req.ID}
 	var encoded bool
@@ -247,6 +265,8 @@ func (c *Conn) serve(in *inbound) {
 	}
 
 	c.mu.Lock()
+	in.handled = true
+	after = in.after
 	answer := !in.canceled && !c.closing
 	if answer {
 		c.inbound.remove(in.req.ID.raw)
@@ -258,14 +278,15 @@ func (c *Conn) serve(in *inbound) {
 			resp = nil
 		}
 		c.batchPartDone(in.batch, resp)
-		return
+		return after
 	}
 	if !answer {
-		return
+		return after
 	}
 	if err := c.writeResponse(in, resp); err != nil && c.ctx.Err() == nil {
 		c.logger.Warn("jsonrpc: could not send a response", "method", in.req.Method, "id", in.req.ID, "error", err)
 	}
+	return after
 }
 
 // runHandler calls the handler and turns its outcome into a result or an

@@ -75,6 +75,7 @@ func (r receiver) Serve(msg Message) {
 		c.reply(reject)
 	}
 	if in != nil {
+		in.byCaller = true
 		c.serve(in)
 		c.served()
 	}

@@ -27,10 +27,14 @@ const readWatchIdleTicks = 20
 // readingState is what the read loop's serving of requests needs. It is
 // guarded by Conn.mu.
 type readingState struct {
-	serving  *inbound      // the request the read loop is serving, nil while it reads
-	served   uint64        // requests the read loop has started serving
-	watching bool          // the watcher runs
-	tick     time.Duration // the watcher's tick; 0 means readWatchTick (tests change it)
+	serving *inbound // the request the read loop is serving, nil while it reads
+	// continuing is set while the read loop runs what serving's handler
+	// left to run once answered (AfterResponse): it holds no handler slot,
+	// and the connection's end does not wait for it.
+	continuing bool
+	served     uint64        // requests the read loop has started serving
+	watching   bool          // the watcher runs
+	tick       time.Duration // the watcher's tick; 0 means readWatchTick (tests change it)
 }
 
 // servingKey is the context key under which a handler's context holds its
@@ -61,16 +65,43 @@ func (c *Conn) serveRead(req *Request) bool {
 		go c.watchReading()
 	}
 
-	c.serve(in)
+	if after := c.serve(in); after != nil {
+		c.runAfter(in, after)
+	} else {
+		defer c.served()
+	}
 
 	c.mu.Lock()
 	reads := c.reading.serving == in
 	if reads {
-		c.reading.serving = nil
+		c.reading.serving, c.reading.continuing = nil, false
+	}
+	c.mu.Unlock()
+	return reads
+}
+
+// runAfter runs what the handler of in, served by the read loop, left to
+// run once answered (AfterResponse), after freeing its handler slot. The
+// read loop goes on being busy with in meanwhile, so the watcher hands
+// reading off should it last; should the connection close meanwhile, it
+// ends without waiting for after: this goroutine's hold on it is dropped
+// (see shutdown), as at once when it is closing already.
+func (c *Conn) runAfter(in *inbound, after func()) {
+	c.mu.Lock()
+	orphaned := false
+	if c.reading.serving == in {
+		if c.closing {
+			c.reading.serving, orphaned = nil, true
+		} else {
+			c.reading.continuing = true
+		}
 	}
 	c.mu.Unlock()
 	c.served()
-	return reads
+	if orphaned {
+		c.release()
+	}
+	after()
 }
 
 // handOffReadingLocked starts a new goroutine reading while the read loop's
@@ -82,7 +113,7 @@ func (c *Conn) handOffReadingLocked() {
 	if c.reading.serving == nil || c.closing {
 		return
 	}
-	c.reading.serving = nil
+	c.reading.serving, c.reading.continuing = nil, false
 	go c.readLoop()
 }
 

@@ -79,7 +79,12 @@ func (s *Server) startTask(ctx context.Context, r *Request, t *serverTool, call 
 	}
 	task, err := s.tasks.rt.Start(ctx, tasks.StartRequest{
 		Principal: r.principal, Method: mcp.MethodToolsCall, Name: t.tool.Name, Params: raw, TTL: ttl, Follow: follow,
-		Local: decodedCall{call: call, params: p}})
+		Local: decodedCall{call: call, params: p},
+		// The first run goes on this request's goroutine once it is answered,
+		// where the runtime allows it: no hand-off to another goroutine
+		// (TestTaskRunsOnTheGoroutineThatAnsweredItsCreation).
+		Launch: func(run func()) bool { return jsonrpc.AfterResponse(ctx, run) },
+	})
 	if err != nil {
 		return tasks.Task{}, taskError(err, "")
 	}

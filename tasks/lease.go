@@ -288,7 +288,7 @@ func (r *Runtime) rerun(ctx context.Context, rec *Record, fn HandlerFunc) {
 	r.audit(ctx, "re-run", taken, slog.String("lost_instance", lost), slog.Int("run", taken.Runs))
 	r.cfg.observer.LeaseLost()
 	r.publish(ctx, rec.ID, SignalStatus)
-	rn.launch(taken.LeaseExpiresAt)
+	rn.launch(taken.LeaseExpiresAt, nil)
 }
 
 // failLost fails a task whose worker was lost.

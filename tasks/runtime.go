@@ -185,6 +185,14 @@ type StartRequest struct {
 	// handler need not decode them again. A run after a lost instance gets
 	// nil and reads Params.
 	Local any
+	// Launch, when set, is offered the task's first run before the
+	// executor is, and reports whether it takes it: then it calls run once,
+	// soon, on a goroutine of its choosing. It is offered only on the
+	// default executor (a Runtime given WithExecutor keeps every run on
+	// that) and a store that never waits (the memory store). The server's takes the run onto the goroutine that served the
+	// creating request, once it has answered (jsonrpc.AfterResponse), which
+	// saves a quick task's life a hand-off to another goroutine.
+	Launch func(run func()) bool
 }
 
 // Start creates a working task, durably and visibly to every instance, then
@@ -243,7 +251,14 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 		// is paced as a poll after an answer is.
 		r.pacer.answered(rec.ID, rec, r.cfg.pollPacing)
 	}
-	rn.launch(rec.LeaseExpiresAt)
+	offer := req.Launch
+	if !r.storeNeverWaits() {
+		// A run that settles through a store round trip would hold up the
+		// goroutine it was offered (the server's: its connection's reading)
+		// for each.
+		offer = nil
+	}
+	rn.launch(rec.LeaseExpiresAt, offer)
 	return created, nil
 }
 
@@ -265,13 +280,16 @@ func (r *Runtime) create(ctx context.Context, rec *Record, signal SignalKind) er
 // storeWaits tells the connection of the request ctx belongs to, if any,
 // that a call to a durable store comes, which waits for a round trip or
 // a disk sync: the connection reads its next requests meanwhile
-// (jsonrpc.WillWait). A store whose records are shared (the memory
-// store) never waits.
+// (jsonrpc.WillWait).
 func (r *Runtime) storeWaits(ctx context.Context) {
-	if r.cache.shared == nil {
+	if !r.storeNeverWaits() {
 		jsonrpc.WillWait(ctx)
 	}
 }
+
+// storeNeverWaits reports whether the store answers without waiting: one
+// whose records are shared (the memory store).
+func (r *Runtime) storeNeverWaits() bool { return r.cache.shared != nil }
 
 // ttl applies the default and the maximum to a requested TTL.
 func (r *Runtime) ttl(requested time.Duration) time.Duration {
