@@ -8,7 +8,8 @@ import (
 // This file bridges encoding/json to the json/v2 forms of the package's types.
 //
 // A type either has no JSON methods, and its field tags mean the same to both
-// encoders, or it has all four: MarshalJSONTo and UnmarshalJSONFrom (json/v2)
+// encoders, or only the two decoding ones (Meta: encoded the default way,
+// decoded faster), or it has all four: MarshalJSONTo and UnmarshalJSONFrom (json/v2)
 // hold its one implementation, and MarshalJSON and UnmarshalJSON
 // (encoding/json) below call json/v2, which prefers the json/v2 pair, so they
 // change nothing on weft's own paths. MarshalJSON has a value receiver so
@@ -374,3 +375,6 @@ func (p ProgressNotificationParams) MarshalJSON() ([]byte, error) { return marsh
 
 // UnmarshalJSON decodes the params for encoding/json as UnmarshalJSONFrom does.
 func (p *ProgressNotificationParams) UnmarshalJSON(data []byte) error { return json.Unmarshal(data, p) }
+
+// UnmarshalJSON decodes the _meta object for encoding/json as UnmarshalJSONFrom does.
+func (m *Meta) UnmarshalJSON(data []byte) error { return json.Unmarshal(data, m) }

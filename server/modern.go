@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"slices"
 
 	"github.com/go-json-experiment/json"
 
@@ -102,11 +101,11 @@ func isModernRequest(m mcp.Meta) bool {
 // (optional). A missing or malformed field is -32602 naming it.
 func (r *Request) setModern(principal, transportVersion string) error {
 	m := r.meta
-	v, err := m.ProtocolVersion()
+	v, err := metaVersion(m)
 	if err != nil {
 		return metaError(err, mcp.MetaProtocolVersion, "its protocol version")
 	}
-	if !slices.Contains(modernVersions(), v) {
+	if !mcp.IsModern(v) || !mcp.IsSupported(v) {
 		return mcp.UnsupportedVersionError(v, modernVersions())
 	}
 	if transportVersion != "" && transportVersion != v {
@@ -129,6 +128,21 @@ func (r *Request) setModern(principal, transportVersion string) error {
 	r.modern, r.version, r.caps, r.principal = true, v, caps, principal
 	r.asker = noAsker{}
 	return nil
+}
+
+// metaVersion returns the protocol version m names: a supported one as
+// the package's own string, with no decoding (two of a modern request's
+// allocations, BenchmarkToolsCall), any other as Meta.ProtocolVersion
+// decodes it.
+func metaVersion(m mcp.Meta) (string, error) {
+	if raw := m[mcp.MetaProtocolVersion]; len(raw) > 2 && raw[0] == '"' {
+		for _, v := range mcp.SupportedVersions() {
+			if string(raw[1:len(raw)-1]) == v {
+				return v, nil
+			}
+		}
+	}
+	return m.ProtocolVersion()
 }
 
 // metaError is the -32602 error for a required _meta field that is missing or

@@ -36,8 +36,12 @@ type round struct {
 // request from the retry members of its params: it verifies requestState and
 // checks the shape of inputResponses.
 func (r *Request) beginRound(p *mcp.InputResponseParams) error {
-	rd := &round{answers: make(map[string]recordedAnswer, len(p.InputResponses))}
+	rd := new(round)
 	r.round, r.asker = rd, rd
+	if p.RequestState == "" && len(p.InputResponses) == 0 {
+		return nil // a first round: answers stays nil
+	}
+	rd.answers = make(map[string]recordedAnswer, len(p.InputResponses))
 	if p.RequestState != "" {
 		st, err := r.srv.openState(r, p.RequestState)
 		if err != nil {
