@@ -196,7 +196,8 @@ type StartRequest struct {
 }
 
 // Start creates a working task, durably and visibly to every instance, then
-// runs its handler on the executor and returns the task as created. Over a
+// runs its handler (on the executor, or where StartRequest.Launch takes
+// it) and returns the task as created. Over a
 // concurrency limit it returns a *LimitError and creates nothing.
 func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 	h, ok := r.handler(req.Method, req.Name)
