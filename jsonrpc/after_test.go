@@ -89,22 +89,31 @@ func TestAfterResponseOnAWorkerRunsOnceAnsweredAndFreesTheSlot(t *testing.T) {
 }
 
 // The connection ends without waiting for what runs after a response, on
-// the read loop, whether it is closed or its input ends.
+// the read loop, whether it is closed or its input ends while the work
+// runs, or it was closed while the handler ran.
 func TestTheConnectionEndsWithoutWaitingForWorkAfterAResponse(t *testing.T) {
-	for _, end := range []string{"Close", "end of input"} {
+	for _, end := range []string{"Close", "end of input", "Close during the handler"} {
 		t.Run(end, func(t *testing.T) {
 			a := newAfterward()
 			defer close(a.release)
 			sc, sp := pipeEnds(t)
 			c := newConn(t, sc, jsonrpc.ConnOptions{Handler: a})
 			p := &peer{t: t, s: sp}
-			p.send(request(1, "start", ""))
-			p.recvResponse()
-			receive(t, a.started, "the work after the response to start")
-			if end == "Close" {
+			switch end {
+			case "Close during the handler":
+				p.send(request(1, "start", `["hold"]`)) // returns once its context ends
+				receive(t, a.taken, "the handler to leave its work")
 				c.Close()
-			} else {
-				sp.Close()
+				receive(t, a.started, "the work after the handler to start")
+			default:
+				p.send(request(1, "start", ""))
+				p.recvResponse()
+				receive(t, a.started, "the work after the response to start")
+				if end == "Close" {
+					c.Close()
+				} else {
+					sp.Close()
+				}
 			}
 			waitDone(t, c)
 			select {
