@@ -189,16 +189,17 @@ type StartRequest struct {
 	// executor is, and reports whether it takes it: then it calls run once,
 	// soon, on a goroutine of its choosing. It is offered only on the
 	// default executor (a Runtime given WithExecutor keeps every run on
-	// that) and a store that never waits (the memory store). The server's takes the run onto the goroutine that served the
-	// creating request, once it has answered (jsonrpc.AfterResponse), which
-	// saves a quick task's life a hand-off to another goroutine.
+	// that) and a store that never waits (the memory store). The server's
+	// Launch takes the run onto the goroutine that served the creating
+	// request, once it has answered (jsonrpc.AfterResponse), which saves a
+	// quick task's life a hand-off to another goroutine.
 	Launch func(run func()) bool
 }
 
 // Start creates a working task, durably and visibly to every instance, then
 // runs its handler (on the executor, or where StartRequest.Launch takes
-// it) and returns the task as created. Over a
-// concurrency limit it returns a *LimitError and creates nothing.
+// it) and returns the task as created. Over a concurrency limit it returns
+// a *LimitError and creates nothing.
 func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 	h, ok := r.handler(req.Method, req.Name)
 	if !ok {
