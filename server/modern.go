@@ -135,7 +135,7 @@ func (r *Request) setModern(principal, transportVersion string) error {
 // allocations, BenchmarkToolsCall), any other as Meta.ProtocolVersion
 // decodes it.
 func metaVersion(m mcp.Meta) (string, error) {
-	if raw := m[mcp.MetaProtocolVersion]; len(raw) > 2 && raw[0] == '"' {
+	if raw := m[mcp.MetaProtocolVersion]; len(raw) > 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
 		for _, v := range mcp.SupportedVersions() {
 			if string(raw[1:len(raw)-1]) == v {
 				return v, nil
