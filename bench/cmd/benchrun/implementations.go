@@ -78,6 +78,7 @@ func implementations() []implementation {
 			TaskStores:   []string{"memory", "sqlite", "redis", "postgres"},
 			TaskSurfaces: mcpwire.Surfaces(),
 			Variants: []variant{
+				{Name: "weft, modern era", Section: sectionModern},
 				{Name: "weft, otel sampled-out", Section: sectionOTel, Args: []string{"-otel", "sampled-out"}},
 				{Name: "weft, otel recording", Section: sectionOTel, Args: []string{"-otel", "recording"}},
 				{Name: "weft, sessions on redis", Section: sectionSharedSessions, Args: []string{"-shared-sessions", "-tasks=false"}, Store: "redis", HTTPOnly: true},

@@ -105,7 +105,7 @@ func serveRow(ctx context.Context, k rowKey, bin binary, args []string, opt load
 		}
 		server = p
 		started(p)
-		if k.Surface == mcpwire.ExtensionTasks {
+		if k.modern() {
 			session = mcpwire.NewModernStdio(fromServer, toServer)
 			break
 		}
@@ -125,7 +125,7 @@ func serveRow(ctx context.Context, k rowKey, bin binary, args []string, opt load
 		// Idle connections the server never saw a request on would hold up
 		// its graceful shutdown, so they are closed before it is stopped.
 		release = c.CloseIdleConnections
-		if k.Surface == mcpwire.ExtensionTasks {
+		if k.modern() {
 			session = mcpwire.NewModernHTTP(c, url)
 			break
 		}
@@ -141,9 +141,12 @@ func serveRow(ctx context.Context, k rowKey, bin binary, args []string, opt load
 		load  loadgen.Session = session
 		tasks *mcpwire.TaskSession
 	)
-	if k.Section == sectionTasks {
+	switch k.Section {
+	case sectionTasks:
 		tasks = mcpwire.NewTaskSession(session, k.Surface)
 		load = tasks
+	case sectionModern:
+		load = mcpwire.NewModernCalls(session)
 	}
 	r, err := loadgen.Run(ctx, load, server, opt)
 	release()

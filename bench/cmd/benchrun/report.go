@@ -76,6 +76,10 @@ func writeReport(w io.Writer, r *results) error {
 	writeEcho(p, r)
 	writeIdleSessions(p, r)
 	writeTaskLife(p, r)
+	writeVariants(p, r, sectionModern, "Plain calls in the modern era (weft)",
+		"weft's echo calls as 2026-07-28 requests: no handshake and no session, each request carrying its protocol version, "+
+			"capabilities (none) and client info in `_meta`, beside the plain row, whose calls go on a 2025-11-25 session. "+
+			"The extension surface's task lives are set beside these rows.")
 	writeVariants(p, r, sectionOTel, "OpenTelemetry on a plain call (weft)",
 		"weft's echo rows with `weftotel` server middleware: a tracer provider that samples nothing (`sdktrace.NeverSample`), "+
 			"and one that records every span (`AlwaysSample`) and hands it to a simple span processor with an exporter that drops "+
@@ -221,7 +225,9 @@ func writeTaskLife(p printer, r *results) {
 		"removed afterwards.\n\n")
 	p("- **requests/task** counts every request of a life (polls included); **polls/task** the `tasks/get` alone.\n")
 	p("- **÷ calls** divides the server CPU per task by (requests/task × the same implementation's server CPU per plain echo call " +
-		"in the same cell and round): the cost of a life against as many plain requests.\n")
+		"in the same cell and round): the cost of a life against as many plain requests. The extension surface's lives are set " +
+		"beside the modern-era echo row when it ran (each of their requests carries the `_meta` a modern call carries), the " +
+		"legacy surface's beside the echo row.\n")
 	p("- **store CPU/task** is the CPU of the store's own server processes over the window (redis-server; every `postgres` process of " +
 		"the machine, so anything else using PostgreSQL counts too), per task; SQLite and memory run inside the server. " +
 		"**store trips/task** is the round trips weft's Redis client made over the window (a command alone, or a pipeline or " +
@@ -233,6 +239,7 @@ func writeTaskLife(p printer, r *results) {
 	p("|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, k := range rows {
 		storeCPU, storeTrips, storeCmds := storeColumns(r, k)
+		call, _ := r.plainCallKey(k)
 		p("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", k.Cell.Transport, k.Cell.InFlight, k.Impl, k.Store, k.Surface,
 			r.figure(k, perSecond).format(formatRate),
 			r.figure(k, func(x rowResult) float64 { return float64(x.P50) }).format(formatDuration),
@@ -240,7 +247,7 @@ func writeTaskLife(p printer, r *results) {
 			r.figure(k, cpu).format(formatDuration),
 			r.figure(k, requestsPerTask).format(formatCount),
 			r.figure(k, func(x rowResult) float64 { return x.PollsPerTask }).format(formatCount),
-			r.combine(k, echoKey(k.Impl, k.Cell), taskVsCalls).format(formatTimes),
+			r.combine(k, call, taskVsCalls).format(formatTimes),
 			storeCPU, storeTrips, storeCmds)
 	}
 
@@ -383,8 +390,8 @@ func writeMethod(p printer, r *results) {
 		"content block), stdio by default and Streamable HTTP at `/mcp` with `-http ADDR`, built once with `go build` (same toolchain, " +
 		"default flags, default GOMAXPROCS) into `.cache/bench/bin/`. Everything runs on 127.0.0.1.\n")
 	p("- **Client.** One load generator speaks raw MCP to every server alike: `initialize` with protocolVersion %s, "+
-		"`notifications/initialized`, then `tools/call` of `echo`, each with its own text (the extension task rows send %s requests "+
-		"with no handshake instead). Over HTTP it carries `Mcp-Session-Id` (when issued) and `MCP-Protocol-Version` (modern requests: "+
+		"`notifications/initialized`, then `tools/call` of `echo`, each with its own text (the extension task rows and the modern-era echo rows send %s "+
+		"requests with no handshake instead, `_meta` on each). Over HTTP it carries `Mcp-Session-Id` (when issued) and `MCP-Protocol-Version` (modern requests: "+
 		"`Mcp-Method` and `Mcp-Name` too), accepts JSON or SSE answers, and keeps up to as many connections open as calls in flight. "+
 		"Every answer is checked: a missing, failed or wrong answer stops the run.\n", mcpwire.ProtocolVersion, mcpwire.ModernVersion)
 	p("- **Load.** Closed loop over one session: 1 call (or task life) in flight, or 32 workers each starting a new one the moment their last "+

@@ -268,3 +268,32 @@ func TestReportFromRawResultsIsTheSame(t *testing.T) {
 		t.Errorf("report from raw results differs:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// An extension life is set beside the modern-era echo row when it ran, a
+// legacy life beside the echo row; without the modern row, both go beside
+// the echo row.
+func TestExtensionLivesAreSetBesideModernCalls(t *testing.T) {
+	r := fakeResults([]string{"weft", "bare"},
+		map[string]time.Duration{"weft": 25 * time.Microsecond, "bare": 20 * time.Microsecond},
+		map[string]float64{"weft": 1500, "bare": 200})
+	addTaskLives(r, "memory", mcpwire.LegacyTasks, 100*time.Microsecond, 5000)
+	addTaskLives(r, "memory", mcpwire.ExtensionTasks, 100*time.Microsecond, 5000)
+	wantLines(t, report(t, r),
+		"| issue 19 | http, 32 in flight, extension tasks, memory: server CPU/task ≤ 1.5× as many plain calls as the life has requests | 1.00× (0.83×–1.04×) of 4.00 requests × CPU/call | yes |",
+	)
+	r.Impls[0].Variants = implementations()[0].Variants
+	for round := range spreads {
+		for _, c := range cells() {
+			modern, _ := r.modernEchoKey("weft", c)
+			r.Runs = append(r.Runs, rowRun{Round: round + 1, Key: modern,
+				Result: rowResult{Result: loadgen.Result{PerSecond: 1000, CPUPerRequest: 50 * time.Microsecond}}})
+		}
+	}
+	wantLines(t, report(t, r),
+		"## Plain calls in the modern era (weft)",
+		// 100/(4×50) in every round
+		"| http | 32 | weft | memory | extension | 5000 | 1.00 ms | 3.00 ms | 100.0 µs | 4.00 | 2.00 | 0.50× | – | – | – |",
+		"| issue 19 | http, 32 in flight, extension tasks, memory: server CPU/task ≤ 1.5× as many modern plain calls as the life has requests | 0.50× of 4.00 requests × CPU/call | yes |",
+		"| issue 19 | http, 32 in flight, legacy tasks, memory: server CPU/task ≤ 1.5× as many plain calls as the life has requests | 1.00× (0.83×–1.04×) of 4.00 requests × CPU/call | yes |",
+	)
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/weftmcp/weft/bench/internal/loadgen"
+	"github.com/weftmcp/weft/bench/internal/mcpwire"
 )
 
 // settings are the run's parameters.
@@ -172,3 +173,29 @@ func (r *results) sessionFigure(impl string, value func(sessionResult) float64) 
 
 // echoKey is the key of impl's plain echo row in c.
 func echoKey(impl string, c cell) rowKey { return rowKey{Section: sectionEcho, Impl: impl, Cell: c} }
+
+// modernEchoKey names impl's modern-era echo row (its sectionModern
+// variant's) in cell c; false when impl has none.
+func (r *results) modernEchoKey(impl string, c cell) (rowKey, bool) {
+	i, ok := r.impl(impl)
+	if !ok {
+		return rowKey{}, false
+	}
+	for _, v := range i.Variants {
+		if v.Section == sectionModern {
+			return rowKey{Section: sectionModern, Impl: impl, Variant: v.Name, Cell: c}, true
+		}
+	}
+	return rowKey{}, false
+}
+
+// plainCallKey names the plain-call row a task life is set beside: calls of
+// the life's own era, the modern echo row for the extension surface when it
+// ran (each of its requests carries the _meta a modern call carries), else
+// the echo row. modern reports which.
+func (r *results) plainCallKey(life rowKey) (k rowKey, modern bool) {
+	if m, ok := r.modernEchoKey(life.Impl, life.Cell); ok && life.Surface == mcpwire.ExtensionTasks && r.ran(m) {
+		return m, true
+	}
+	return echoKey(life.Impl, life.Cell), false
+}

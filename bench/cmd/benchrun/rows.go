@@ -40,6 +40,9 @@ const (
 	sectionEcho section = "echo"
 	// sectionTasks: the task life on every store and surface.
 	sectionTasks section = "tasks"
+	// sectionModern: weft's echo calls in the modern era, each request
+	// carrying its version and capabilities in _meta, with no session.
+	sectionModern section = "modern"
 	// sectionOTel: echo calls on weft with OpenTelemetry tracing.
 	sectionOTel section = "otel"
 	// sectionSharedSessions: echo calls on weft with legacy sessions kept
@@ -51,7 +54,7 @@ const (
 
 // sections lists every section in order.
 func sections() []section {
-	return []section{sectionEcho, sectionTasks, sectionOTel, sectionSharedSessions, sectionIdle}
+	return []section{sectionEcho, sectionTasks, sectionModern, sectionOTel, sectionSharedSessions, sectionIdle}
 }
 
 // rowKey names one row: what one fresh server process serves in a round.
@@ -66,6 +69,13 @@ type rowKey struct {
 	Surface mcpwire.Surface `json:",omitempty"`
 	// Cell is the transport and load (none for an idle-session row).
 	Cell cell
+}
+
+// modern reports whether the row's client speaks the modern era (no
+// handshake, _meta on every request): the extension surface's task lives
+// and the modern echo rows.
+func (k rowKey) modern() bool {
+	return k.Surface == mcpwire.ExtensionTasks || k.Section == sectionModern
 }
 
 // String names the row in logs and errors.
