@@ -86,9 +86,9 @@ func (rn *run) release() {
 	rn.rt.runsWG.Done()
 }
 
-// launch hands the run to offer (StartRequest.Launch), when it is set and
-// the executor is the default and offer takes it, else to the executor;
-// from now on the heartbeat renews its lease, which lapses at leaseUntil.
+// launch hands the run to offer (StartRequest.Launch, when Start allows
+// it), if set and it takes it, else to the executor; from now on the
+// heartbeat renews its lease, which lapses at leaseUntil.
 func (rn *run) launch(leaseUntil time.Time, offer func(run func()) bool) {
 	rn.mu.Lock()
 	rn.launched, rn.leaseUntil = true, leaseUntil
@@ -97,7 +97,7 @@ func (rn *run) launch(leaseUntil time.Time, offer func(run func()) bool) {
 	if look {
 		go rn.look()
 	}
-	if _, ok := rn.rt.cfg.executor.(*reusingExecutor); ok && offer != nil && offer(rn.execute) {
+	if offer != nil && offer(rn.execute) {
 		return
 	}
 	rn.rt.cfg.executor.Go(rn.execute)

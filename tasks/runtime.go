@@ -254,8 +254,9 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 		r.pacer.answered(rec.ID, rec, r.cfg.pollPacing)
 	}
 	offer := req.Launch
-	if !r.storeNeverWaits() {
-		// A run that settles through a store round trip would hold up the
+	if _, ours := r.cfg.executor.(*reusingExecutor); !ours || !r.storeNeverWaits() {
+		// An executor of the caller's keeps its bound on every run; a run
+		// that settles through a store round trip would hold up the
 		// goroutine it was offered (the server's: its connection's reading)
 		// for each.
 		offer = nil
