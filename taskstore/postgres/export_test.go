@@ -1,5 +1,7 @@
 package postgres
 
+import "github.com/jackc/pgx/v5/pgxpool"
+
 // QuotaLockTotal is the advisory lock key serializing checks of the total
 // quota, which a test holds to keep a batch of writes in flight.
 const QuotaLockTotal = quotaLockTotal
@@ -9,3 +11,6 @@ const QuotaLockTotal = quotaLockTotal
 func (s *Store) Writes() (inFlight bool, queued int) {
 	return s.writes.State()
 }
+
+// Pool returns the connections s uses.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }

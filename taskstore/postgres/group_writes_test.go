@@ -178,3 +178,68 @@ func TestAQueuedWriteGivenUpOnIsDropped(t *testing.T) {
 		t.Errorf("Get of the task whose write was given up on: %v, want ErrNotFound", err)
 	}
 }
+
+// TestQuotaChecksReadOnlyUnfinishedTasksWithoutStatistics creates tasks
+// under quotas in a table of many finished tasks that has never been
+// analyzed, as a new deployment's is for its first minute or more: the
+// quota counts must read the index of unfinished tasks, not every row,
+// however the planner would guess without statistics.
+func TestQuotaChecksReadOnlyUnfinishedTasksWithoutStatistics(t *testing.T) {
+	const finished = 20_000
+	ctx := context.Background()
+	schema := freshSchema(t)
+	// One connection, so that the statistics flushed below are those of
+	// the connection that made the creations.
+	s, err := postgres.Open(ctx, oneConnection(t), postgres.WithSchema(schema))
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	pool := s.Pool()
+	for _, stmt := range []string{
+		`ALTER TABLE weft_tasks SET (autovacuum_enabled = off)`,
+		`INSERT INTO weft_tasks (id, principal, method, name, policy_rerun, policy_max_runs, status, status_message,
+			poll_interval_ns, is_error, owner, runs, version, unfinished)
+		SELECT 'done-' || g, 'p', 'tools/call', 'echo', false, 0, 'completed', '', 0, false, '', 1, 2, false
+		FROM generate_series(1, $1::int) AS g`,
+	} {
+		args := []any{}
+		if strings.Contains(stmt, "$1") {
+			args = append(args, finished)
+		}
+		if _, err := pool.Exec(ctx, stmt, args...); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	// seqRead returns the rows sequential scans have read from weft_tasks,
+	// after flushing this connection's counts to the statistics.
+	seqRead := func() int64 {
+		t.Helper()
+		if _, err := pool.Exec(ctx, `SELECT pg_stat_force_next_flush()`); err != nil {
+			t.Fatalf("flushing statistics (PostgreSQL 15 or later): %v", err)
+		}
+		var n int64
+		if err := pool.QueryRow(ctx, `SELECT seq_tup_read FROM pg_stat_user_tables WHERE relid = 'weft_tasks'::regclass`).Scan(&n); err != nil {
+			t.Fatalf("reading statistics: %v", err)
+		}
+		return n
+	}
+	before := seqRead()
+	const creations = 10 // past the 5 custom plans PostgreSQL makes before a generic one
+	quota := tasks.Quota{Total: 10_000, PerPrincipal: creations}
+	for range creations {
+		if err := s.Create(ctx, newTask("p"), quota); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// As many more are refused, each reading the counts again to say why.
+	for range creations {
+		var limit *tasks.LimitError
+		if err := s.Create(ctx, newTask("p"), quota); !errors.As(err, &limit) || limit.Scope != tasks.LimitPrincipal {
+			t.Fatalf("a creation past the principal's quota: %v, want a LimitError of the principal's", err)
+		}
+	}
+	if read := seqRead() - before; read >= finished {
+		t.Errorf("%d creations and as many refusals read %d rows of weft_tasks in sequential scans (%d finished tasks in it): the quota counts scan the table", creations, read, finished)
+	}
+}

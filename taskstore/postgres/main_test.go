@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"crypto/rand"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -24,6 +25,24 @@ func connString() string {
 		return u
 	}
 	return "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+}
+
+// oneConnection returns connString with the pool bounded to one
+// connection.
+func oneConnection(t testing.TB) string {
+	t.Helper()
+	c := connString()
+	if !strings.Contains(c, "://") {
+		return c + " pool_max_conns=1" // a key=value DSN
+	}
+	u, err := url.Parse(c)
+	if err != nil {
+		t.Fatalf("the PostgreSQL URL %q: %v", c, err)
+	}
+	q := u.Query()
+	q.Set("pool_max_conns", "1")
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // freshSchema returns the name of a new schema for t, dropped at its end.

@@ -152,10 +152,17 @@ func (s *Store) create(ctx context.Context, rec *tasks.Record, quota tasks.Quota
 func (s *Store) refusal(ctx context.Context, rec *tasks.Record, quota tasks.Quota) error {
 	var taken bool
 	var total, mine int64
-	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM weft_tasks WHERE id = $1),
+	// The counts are planned as in a creation's batch (planOnIndexes): a
+	// client refused again and again must not have the table read each time.
+	b := &pgx.Batch{}
+	b.Queue(planOnIndexes)
+	b.Queue(`SELECT EXISTS (SELECT 1 FROM weft_tasks WHERE id = $1),
 		(SELECT count(*) FROM (SELECT 1 FROM weft_tasks WHERE unfinished LIMIT $2) q),
 		(SELECT count(*) FROM (SELECT 1 FROM weft_tasks WHERE principal = $3 AND unfinished LIMIT $4) q)`,
-		rec.ID, int64(quota.Total), rec.Principal, int64(quota.PerPrincipal)).Scan(&taken, &total, &mine)
+		rec.ID, int64(quota.Total), rec.Principal, int64(quota.PerPrincipal)).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&taken, &total, &mine)
+	})
+	err := s.pool.SendBatch(ctx, b).Close()
 	switch {
 	case err != nil:
 		return fmt.Errorf("postgres: create task %s: finding why it was refused: %w", rec.ID, err)
