@@ -199,8 +199,8 @@ func TestQuotaChecksReadOnlyUnfinishedTasksWithoutStatistics(t *testing.T) {
 	for _, stmt := range []string{
 		`ALTER TABLE weft_tasks SET (autovacuum_enabled = off)`,
 		`INSERT INTO weft_tasks (id, principal, method, name, policy_rerun, policy_max_runs, status, status_message,
-			poll_interval_ns, is_error, owner, runs, version, unfinished)
-		SELECT 'done-' || g, 'p', 'tools/call', 'echo', false, 0, 'completed', '', 0, false, '', 1, 2, false
+			poll_interval_ns, is_error, owner, runs, version, unfinished, expires_ns)
+		SELECT 'done-' || g, 'p', 'tools/call', 'echo', false, 0, 'completed', '', 0, false, '', 1, 2, false, 9e18::bigint
 		FROM generate_series(1, $1::int) AS g`,
 	} {
 		args := []any{}
