@@ -196,20 +196,14 @@ func TestQuotaChecksReadOnlyUnfinishedTasksWithoutStatistics(t *testing.T) {
 	}
 	t.Cleanup(func() { s.Close() })
 	pool := s.Pool()
-	for _, stmt := range []string{
-		`ALTER TABLE weft_tasks SET (autovacuum_enabled = off)`,
-		`INSERT INTO weft_tasks (id, principal, method, name, policy_rerun, policy_max_runs, status, status_message,
-			poll_interval_ns, is_error, owner, runs, version, unfinished, expires_ns)
+	if _, err := pool.Exec(ctx, `ALTER TABLE weft_tasks SET (autovacuum_enabled = off)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO weft_tasks (id, principal, method, name, policy_rerun, policy_max_runs,
+			status, status_message, poll_interval_ns, is_error, owner, runs, version, unfinished, expires_ns)
 		SELECT 'done-' || g, 'p', 'tools/call', 'echo', false, 0, 'completed', '', 0, false, '', 1, 2, false, 9e18::bigint
-		FROM generate_series(1, $1::int) AS g`,
-	} {
-		args := []any{}
-		if strings.Contains(stmt, "$1") {
-			args = append(args, finished)
-		}
-		if _, err := pool.Exec(ctx, stmt, args...); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
+		FROM generate_series(1, $1::int) AS g`, finished); err != nil {
+		t.Fatalf("filling the table with finished tasks: %v", err)
 	}
 	// seqRead returns the rows sequential scans have read from weft_tasks,
 	// after flushing this connection's counts to the statistics.
