@@ -3,6 +3,7 @@ package jsonrpc_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/weftmcp/weft/jsonrpc"
 )
@@ -170,5 +171,42 @@ func TestAfterResponseRefusesWhatItCannotRun(t *testing.T) {
 	s.r.Serve(request(1, "start", ""))
 	if receive(t, a.taken, "AfterResponse's answer under Serve") {
 		t.Error("AfterResponse = true for a request Serve serves on the stream's goroutine")
+	}
+}
+
+// Work left to run after a response on the read loop that says it will
+// wait, with the context of the handler that left it, has reading handed
+// off at once, without the watcher's help: the request after it is served
+// while the work waits.
+func TestWillWaitFromWorkAfterAResponseHandsOffReading(t *testing.T) {
+	servedMeanwhile := make(chan struct{})
+	ended := make(chan struct{})
+	h := jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+		if req.Method == "fast" {
+			close(servedMeanwhile)
+			return "fast", nil
+		}
+		if !jsonrpc.AfterResponse(ctx, func() {
+			jsonrpc.WillWait(ctx) // the handler's context, after the handler returned
+			<-servedMeanwhile     // stands for the wait: it ends only once the next request is served
+			close(ended)
+		}) {
+			t.Error("AfterResponse = false in a handler served by the read loop")
+		}
+		return "started", nil
+	})
+	c, p := pipePeer(t, jsonrpc.ConnOptions{Handler: h})
+	jsonrpc.SetReadWatchTick(c, time.Hour)
+	p.send(request(1, "start", ""))
+	if resp := p.recvResponse(); string(resp.Result) != `"started"` {
+		t.Fatalf("got %s; want request 1's result \"started\"", describe(resp))
+	}
+	p.send(request(2, "fast", ""))
+	if resp := p.recvResponse(); resp.ID.Raw() != "2" {
+		t.Fatalf("got %s while the work after request 1 waits; want the response to 2", describe(resp))
+	}
+	receive(t, ended, "the work after the response to end")
+	if got := jsonrpc.ReadLoopServed(c); got == 0 {
+		t.Error("the read loop served no request; the test does not exercise it")
 	}
 }

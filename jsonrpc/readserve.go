@@ -125,7 +125,9 @@ func (c *Conn) handOffReadingLocked() {
 // response the handler waits for is read at all). A handler that does not
 // call it has reading taken off its goroutine once it has run for a
 // millisecond or two, so a handler waiting that long or longer should
-// call it. Call calls it; for any other ctx it does nothing.
+// call it. Work the handler left to run after its response
+// (AfterResponse) may call it with the handler's ctx, as before a wait of
+// its own. Call calls it; for any other ctx it does nothing.
 func WillWait(ctx context.Context) {
 	in, _ := ctx.Value(servingKey{}).(*inbound)
 	if in == nil {
