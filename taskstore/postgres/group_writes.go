@@ -108,17 +108,6 @@ func (g *groupWriter) send(ctx context.Context, batch []*taskWrite) {
 	}
 }
 
-// planOnIndexes has the rest of a batch of creations planned without
-// sequential scans. Their quota counts read the partial index of
-// unfinished tasks, but a planner without statistics for weft_tasks (a
-// new table until autovacuum first analyzes it, a minute or more, or one
-// that has grown a lot since) guesses that a sequential scan is cheaper,
-// and reads every finished task in the table on every creation: 62% of
-// PostgreSQL's CPU in the bench's task rows at 32 in flight (perf), a cost
-// that grows with the table. Set for the transaction alone (set_config's
-// is_local): the batch is one implicit transaction.
-const planOnIndexes = `SELECT set_config('enable_seqscan', 'off', true)`
-
 // exec runs batch's writes, after the creations' advisory locks and
 // expiry backstop, as one pgx batch: one implicit transaction.
 func (g *groupWriter) exec(ctx context.Context, batch []*taskWrite) error {
