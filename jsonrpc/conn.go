@@ -227,12 +227,19 @@ func endedError(cause error) error {
 // readLoop reads and takes in messages until the stream fails or ends. A
 // single request it reads it serves itself when a handler slot is free
 // (see serveRead); when reading has passed to another goroutine meanwhile,
-// this one ends once the request is answered.
+// this one, once the request is answered, waits to be handed reading back
+// (see readAgain) or ends.
 func (c *Conn) readLoop() {
+	var linger *time.Timer
+	defer func() {
+		if linger != nil {
+			linger.Stop()
+		}
+	}()
 	for {
 		msg, err := c.stream.Read(c.ctx)
 		if req, ok := msg.(*Request); ok && err == nil && !req.IsNotification() {
-			if !c.serveRead(req) {
+			if !c.serveRead(req) && !c.readAgain(&linger) {
 				return
 			}
 			continue

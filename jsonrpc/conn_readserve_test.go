@@ -6,7 +6,10 @@ import (
 	"io"
 	"runtime"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/weftmcp/weft/jsonrpc"
@@ -109,6 +112,51 @@ func TestWillWaitHandsOffReading(t *testing.T) {
 	if got := jsonrpc.ReadLoopServed(c); got == 0 {
 		t.Error("the read loop served neither request; the test does not exercise the hand-off")
 	}
+}
+
+// Requests made one at a time whose handlers each say they will wait pass
+// reading back and forth between two goroutines: the one reading passed
+// from waits to be handed it back, instead of a new goroutine (with a new
+// stack to grow) starting for every request.
+func TestReadingPassesBackToTheGoroutineItLeft(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		servedOn := map[string]int{} // requests served, by goroutine
+		h := jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+			mu.Lock()
+			servedOn[goroutineID()]++
+			mu.Unlock()
+			jsonrpc.WillWait(ctx)
+			return "waited", nil
+		})
+		c, p := pipePeer(t, jsonrpc.ConnOptions{Handler: h})
+		jsonrpc.SetReadWatchTick(c, time.Hour)
+		const n = 10
+		for i := range int64(n) {
+			p.send(request(i, "wait", ""))
+			if resp := p.recvResponse(); resp.Error != nil {
+				t.Fatalf("response %d = %s; want a result", i, describe(resp))
+			}
+			synctest.Wait() // the goroutine that answered has settled: waiting, or ended
+		}
+		if got := jsonrpc.ReadLoopServed(c); got != n {
+			t.Fatalf("the read loop served %d of %d requests; want all (the test needs every one to hand reading off)", got, n)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if len(servedOn) != 2 {
+			t.Errorf("%d requests, each handing reading off, were served on %d goroutines; want 2, taking turns", n, len(servedOn))
+		}
+	})
+}
+
+// goroutineID returns the calling goroutine's number, from the first line
+// of its stack trace ("goroutine 7 [running]:").
+func goroutineID() string {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	id, _, _ := strings.Cut(strings.TrimPrefix(string(buf), "goroutine "), " ")
+	return id
 }
 
 // After reading has been handed off, one goroutine reads: messages keep
