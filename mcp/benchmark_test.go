@@ -39,6 +39,18 @@ func BenchmarkEncodeCallToolResult(b *testing.B) {
 	}
 }
 
+// BenchmarkEncodeTextResult encodes the answer of a tool that returns one
+// plain text block, as most do.
+func BenchmarkEncodeTextResult(b *testing.B) {
+	r := &CallToolResult{Content: Contents{&TextContent{Text: "echo: hello there 12345"}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := json.Marshal(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkDecodeCallToolResult(b *testing.B) {
 	raw := []byte(`{"resultType":"complete","content":[{"type":"text","text":"Current weather in New York: 72°F"},
 		{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}],"structuredContent":{"temperature":22.5}}`)
