@@ -47,12 +47,14 @@ install_package() {
   fi
 }
 
-# FUZZ_TARGETS are the fuzz targets of the decoders, "package target" each.
+# FUZZ_TARGETS are the fuzz targets of the decoders and of the encoders
+# that stand in for a general path, "package target" each.
 FUZZ_TARGETS=(
   "./jsonrpc FuzzDecode"
   "./mcp FuzzDecodeParamsAndResults"
   "./mcp FuzzParamHeaders"
   "./mcp FuzzWithRelatedTask"
+  "./mcp FuzzPlainTextEncoding"
   "./transport FuzzStdioFraming"
   "./transport/sse FuzzReader"
   "./transport/streamable FuzzPostBody"
