@@ -205,20 +205,7 @@ func TestQuotaChecksReadOnlyUnfinishedTasksWithoutStatistics(t *testing.T) {
 		FROM generate_series(1, $1::int) AS g`, finished); err != nil {
 		t.Fatalf("filling the table with finished tasks: %v", err)
 	}
-	// seqRead returns the rows sequential scans have read from weft_tasks,
-	// after flushing this connection's counts to the statistics.
-	seqRead := func() int64 {
-		t.Helper()
-		if _, err := pool.Exec(ctx, `SELECT pg_stat_force_next_flush()`); err != nil {
-			t.Fatalf("flushing statistics (PostgreSQL 15 or later): %v", err)
-		}
-		var n int64
-		if err := pool.QueryRow(ctx, `SELECT seq_tup_read FROM pg_stat_user_tables WHERE relid = 'weft_tasks'::regclass`).Scan(&n); err != nil {
-			t.Fatalf("reading statistics: %v", err)
-		}
-		return n
-	}
-	before := seqRead()
+	before := seqScanned(t, pool, "weft_tasks")
 	const creations = 10 // past the 5 custom plans PostgreSQL makes before a generic one
 	quota := tasks.Quota{Total: 10_000, PerPrincipal: creations}
 	for range creations {
@@ -233,7 +220,7 @@ func TestQuotaChecksReadOnlyUnfinishedTasksWithoutStatistics(t *testing.T) {
 			t.Fatalf("a creation past the principal's quota: %v, want a LimitError of the principal's", err)
 		}
 	}
-	if read := seqRead() - before; read >= finished {
+	if read := seqScanned(t, pool, "weft_tasks") - before; read >= finished {
 		t.Errorf("%d creations and as many refusals read %d rows of weft_tasks in sequential scans (%d finished tasks in it): the quota counts scan the table", creations, read, finished)
 	}
 }

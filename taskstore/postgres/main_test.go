@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/weftmcp/weft/taskstore/postgres"
 )
@@ -84,4 +85,21 @@ func open(t testing.TB, schema string, opts ...postgres.Option) *postgres.Store 
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// seqScanned returns how many rows sequential scans have read from table,
+// after flushing the counts of pool's connections to the statistics: on a
+// store opened with oneConnection, every statement the test made through
+// it.
+func seqScanned(t *testing.T, pool *pgxpool.Pool, table string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := pool.Exec(ctx, `SELECT pg_stat_force_next_flush()`); err != nil {
+		t.Fatalf("flushing statistics (PostgreSQL 15 or later): %v", err)
+	}
+	var n int64
+	if err := pool.QueryRow(ctx, `SELECT seq_tup_read FROM pg_stat_user_tables WHERE relid = $1::regclass`, table).Scan(&n); err != nil {
+		t.Fatalf("reading the statistics of %s: %v", table, err)
+	}
+	return n
 }

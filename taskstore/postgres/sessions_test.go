@@ -10,6 +10,7 @@ import (
 
 	"github.com/weftmcp/weft/sessions"
 	"github.com/weftmcp/weft/sessions/sessiontest"
+	"github.com/weftmcp/weft/taskstore/postgres"
 )
 
 func TestSessionStoreContract(t *testing.T) {
@@ -71,5 +72,56 @@ func TestMigrationIndexesTheSubscriptionsOfStoredSessions(t *testing.T) {
 		if err != nil || !slices.Equal(got, want) {
 			t.Fatalf("Subscribers(%s) after the migration: %v, %v; want %v", uri, got, err, want)
 		}
+	}
+}
+
+// The expiry sweep finds idle sessions through the index of last use,
+// even on a table autovacuum has not analyzed yet (a new deployment's):
+// sweeps of a table of 20,000 live sessions and ten idle ones expire the
+// idle ones, longest idle first, and read no table's worth of rows by
+// sequential scan.
+func TestExpirySweepReadsTheIndexWithoutStatistics(t *testing.T) {
+	const live, idle = 20_000, 10
+	ctx := context.Background()
+	// One connection, so that the statistics flushed below are those of
+	// the connection that swept.
+	s, err := postgres.Open(ctx, oneConnection(t), postgres.WithSchema(freshSchema(t)))
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	pool := s.Pool()
+	if _, err := pool.Exec(ctx, `ALTER TABLE weft_sessions SET (autovacuum_enabled = off)`); err != nil {
+		t.Fatal(err)
+	}
+	// Live sessions were last seen at 1,000,001 ns and after; idle ones at
+	// 10 ns and before, the highest numbered the longest idle (stored
+	// last, so that the table's own order is not the order wanted).
+	if _, err := pool.Exec(ctx, `INSERT INTO weft_sessions (id, principal, version, level, subscriptions, created_ns, last_seen_ns, ended)
+		SELECT 'live-' || g, 'p', '2025-11-25', 'info', '{}'::text[], 1, 1000000 + g, false FROM generate_series(1, $1::int) AS g
+		UNION ALL
+		SELECT 'idle-' || g, 'p', '2025-11-25', 'info', '{}'::text[], 1, $2::int + 1 - g, false FROM generate_series(1, $2::int) AS g`, live, idle); err != nil {
+		t.Fatalf("filling the table with sessions: %v", err)
+	}
+	before := seqScanned(t, pool, "weft_sessions")
+	var expired []string
+	for range 6 { // past the 5 custom plans PostgreSQL makes before a generic one
+		ids, err := s.Sessions().Expire(ctx, time.Unix(0, 1000), 2)
+		if err != nil {
+			t.Fatalf("Expire: %v", err)
+		}
+		slices.Sort(ids)
+		expired = append(expired, ids...)
+	}
+	if first, want := expired[:min(2, len(expired))], []string{"idle-10", "idle-9"}; !slices.Equal(first, want) {
+		t.Errorf("the first sweep expired %v; want the two longest idle, %v", first, want)
+	}
+	want := []string{"idle-1", "idle-10", "idle-2", "idle-3", "idle-4", "idle-5", "idle-6", "idle-7", "idle-8", "idle-9"}
+	slices.Sort(expired)
+	if !slices.Equal(expired, want) {
+		t.Errorf("the sweeps expired %v; want the idle sessions alone, %v", expired, want)
+	}
+	if read := seqScanned(t, pool, "weft_sessions") - before; read >= live {
+		t.Errorf("six sweeps read %d rows of weft_sessions in sequential scans (%d sessions in it): the sweep scans the table", read, live)
 	}
 }
