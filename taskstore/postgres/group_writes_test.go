@@ -187,18 +187,8 @@ func TestAQueuedWriteGivenUpOnIsDropped(t *testing.T) {
 func TestQuotaChecksReadOnlyUnfinishedTasksWithoutStatistics(t *testing.T) {
 	const finished = 20_000
 	ctx := context.Background()
-	schema := freshSchema(t)
-	// One connection, so that the statistics flushed below are those of
-	// the connection that made the creations.
-	s, err := postgres.Open(ctx, oneConnection(t), postgres.WithSchema(schema))
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := storeWithoutStatistics(t, "weft_tasks")
 	pool := s.Pool()
-	if _, err := pool.Exec(ctx, `ALTER TABLE weft_tasks SET (autovacuum_enabled = off)`); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := pool.Exec(ctx, `INSERT INTO weft_tasks (id, principal, method, name, policy_rerun, policy_max_runs,
 			status, status_message, poll_interval_ns, is_error, owner, runs, version, unfinished, expires_ns)
 		SELECT 'done-' || g, 'p', 'tools/call', 'echo', false, 0, 'completed', '', 0, false, '', 1, 2, false, 9e18::bigint

@@ -103,3 +103,20 @@ func seqScanned(t *testing.T, pool *pgxpool.Pool, table string) int64 {
 	}
 	return n
 }
+
+// storeWithoutStatistics opens a store on a fresh schema through one
+// connection (see seqScanned), with autovacuum off for table, so that the
+// planner has no statistics for it: a new deployment's table.
+func storeWithoutStatistics(t *testing.T, table string) *postgres.Store {
+	t.Helper()
+	ctx := context.Background()
+	s, err := postgres.Open(ctx, oneConnection(t), postgres.WithSchema(freshSchema(t)))
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if _, err := s.Pool().Exec(ctx, `ALTER TABLE `+pgx.Identifier{table}.Sanitize()+` SET (autovacuum_enabled = off)`); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

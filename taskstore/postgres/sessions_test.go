@@ -10,7 +10,6 @@ import (
 
 	"github.com/weftmcp/weft/sessions"
 	"github.com/weftmcp/weft/sessions/sessiontest"
-	"github.com/weftmcp/weft/taskstore/postgres"
 )
 
 func TestSessionStoreContract(t *testing.T) {
@@ -83,17 +82,8 @@ func TestMigrationIndexesTheSubscriptionsOfStoredSessions(t *testing.T) {
 func TestExpirySweepReadsTheIndexWithoutStatistics(t *testing.T) {
 	const live, idle = 20_000, 10
 	ctx := context.Background()
-	// One connection, so that the statistics flushed below are those of
-	// the connection that swept.
-	s, err := postgres.Open(ctx, oneConnection(t), postgres.WithSchema(freshSchema(t)))
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := storeWithoutStatistics(t, "weft_sessions")
 	pool := s.Pool()
-	if _, err := pool.Exec(ctx, `ALTER TABLE weft_sessions SET (autovacuum_enabled = off)`); err != nil {
-		t.Fatal(err)
-	}
 	// Live sessions were last seen at 1,000,001 ns and after; idle ones at
 	// 10 ns and before, the highest numbered the longest idle (stored
 	// last, so that the table's own order is not the order wanted).
