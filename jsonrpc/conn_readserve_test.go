@@ -6,12 +6,12 @@ import (
 	"io"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/weftmcp/weft/internal/goid"
 	"github.com/weftmcp/weft/jsonrpc"
 )
 
@@ -121,10 +121,10 @@ func TestWillWaitHandsOffReading(t *testing.T) {
 func TestReadingPassesBackToTheGoroutineItLeft(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var mu sync.Mutex
-		servedOn := map[string]int{} // requests served, by goroutine
+		servedOn := map[uint64]int{} // requests served, by goroutine
 		h := jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
 			mu.Lock()
-			servedOn[goroutineID()]++
+			servedOn[goid.Current()]++
 			mu.Unlock()
 			jsonrpc.WillWait(ctx)
 			return "waited", nil
@@ -148,15 +148,6 @@ func TestReadingPassesBackToTheGoroutineItLeft(t *testing.T) {
 			t.Errorf("%d requests, each handing reading off, were served on %d goroutines; want 2, taking turns", n, len(servedOn))
 		}
 	})
-}
-
-// goroutineID returns the calling goroutine's number, from the first line
-// of its stack trace ("goroutine 7 [running]:").
-func goroutineID() string {
-	buf := make([]byte, 64)
-	buf = buf[:runtime.Stack(buf, false)]
-	id, _, _ := strings.Cut(strings.TrimPrefix(string(buf), "goroutine "), " ")
-	return id
 }
 
 // After reading has been handed off, one goroutine reads: messages keep

@@ -135,8 +135,11 @@ func (c *Conn) handOffReadingLocked() {
 // reading back and forth between two goroutines whose stacks have grown
 // through its handlers, where a new goroutine for every hand-off grew a
 // fresh stack each time (runtime.newstack: 6–12% of weft's CPU in the
-// bench's task rows over stdio on Redis and PostgreSQL). *linger is the
-// goroutine's timer, made on first use.
+// bench's task rows over stdio on Redis and PostgreSQL). Not an idle
+// worker's wait (nextInbound): a worker may drop what it is handed when
+// the connection closes, and reading carries the read loop's hold on the
+// connection, which must reach a reader. *linger is the goroutine's
+// timer, made on first use.
 func (c *Conn) readAgain(linger **time.Timer) bool {
 	c.mu.Lock()
 	if c.reading.spare || c.closing {

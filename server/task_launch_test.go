@@ -1,25 +1,13 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	stdjson "encoding/json"
-	"runtime"
-	"strconv"
 	"testing"
 
+	"github.com/weftmcp/weft/internal/goid"
 	"github.com/weftmcp/weft/mcp"
 )
-
-// goroutineID returns the number the runtime gives the calling goroutine
-// in its stack traces.
-func goroutineID() uint64 {
-	buf := make([]byte, 64)
-	buf = buf[:runtime.Stack(buf, false)]
-	buf = bytes.TrimPrefix(buf, []byte("goroutine "))
-	id, _ := strconv.ParseUint(string(buf[:bytes.IndexByte(buf, ' ')]), 10, 64)
-	return id
-}
 
 // On the memory store, a task's first run goes on the goroutine that served
 // the tools/call creating it, once the call is answered: the run costs no
@@ -37,14 +25,14 @@ func TestTaskRunsOnTheGoroutineThatAnsweredItsCreation(t *testing.T) {
 			recordCall := func(next MethodHandler) MethodHandler {
 				return func(ctx context.Context, r *Request) (Result, error) {
 					if r.Method() == mcp.MethodToolsCall {
-						served <- goroutineID()
+						served <- goid.Current()
 					}
 					return next(ctx, r)
 				}
 			}
 			s := New(mcp.Implementation{Name: "t", Version: "1"}, &Options{Tasks: newRuntime(t), Middleware: []Middleware{recordCall}})
 			AddTool(s, &mcp.Tool{Name: "job"}, func(ctx context.Context, _ *Request, in echoIn) (echoOut, error) {
-				ran <- goroutineID()
+				ran <- goid.Current()
 				select {
 				case <-answered: // the run starts once the creating call is answered
 				case <-ctx.Done():
