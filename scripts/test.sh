@@ -55,6 +55,7 @@ FUZZ_TARGETS=(
   "./mcp FuzzParamHeaders"
   "./mcp FuzzWithRelatedTask"
   "./mcp FuzzPlainTextEncoding"
+  "./server FuzzRecordedCall"
   "./transport FuzzStdioFraming"
   "./transport/sse FuzzReader"
   "./transport/streamable FuzzPostBody"

@@ -84,8 +84,9 @@ type Session struct {
 	// ClientTask.Wait).
 	clientTasks map[string][]chan struct{}
 
-	takenOver bool        // the session was taken over from a shared store (see share)
-	life      sessionLife // what the session hooks were told
+	takenOver bool          // the session was taken over from a shared store (see share)
+	peer      *recordedPeer // caps and client as tasks record them, encoded on the first task
+	life      sessionLife   // what the session hooks were told
 }
 
 // sessionPhase is how far the legacy handshake has got.

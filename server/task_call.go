@@ -73,7 +73,11 @@ func newTaskCall(r *Request) *taskCall {
 // answer the call with.
 func (s *Server) startTask(ctx context.Context, r *Request, t *serverTool, call *taskCall, ttl time.Duration,
 	follow func(tasks.Task, bool), p *mcp.CallToolParams) (tasks.Task, error) {
-	raw, err := json.Marshal(call)
+	peer, err := r.recordedPeer()
+	if err != nil {
+		return tasks.Task{}, fmt.Errorf("server: recording the client of tool %q's task: %w", t.tool.Name, err)
+	}
+	raw, err := call.encode(peer)
 	if err != nil {
 		return tasks.Task{}, fmt.Errorf("server: recording the call of tool %q for its task: %w", t.tool.Name, err)
 	}
