@@ -59,6 +59,12 @@ type answerFunc func(ctx context.Context, method string, params stdjson.RawMessa
 func connect(t testing.TB, s *Server, answer answerFunc) *testClient {
 	t.Helper()
 	clientEnd, serverEnd := transport.Pipe()
+	return connectOver(t, s, answer, clientEnd, serverEnd)
+}
+
+// connectOver is connect over the two ends of a stream of the caller's.
+func connectOver(t testing.TB, s *Server, answer answerFunc, clientEnd, serverEnd jsonrpc.Stream) *testClient {
+	t.Helper()
 	c := &testClient{t: t, notes: make(chan *jsonrpc.Request, 1024), caps: `{}`}
 	c.conn = jsonrpc.NewConn(clientEnd, jsonrpc.ConnOptions{
 		Handler: jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
@@ -94,7 +100,13 @@ func connect(t testing.TB, s *Server, answer answerFunc) *testClient {
 // modern version it only records caps for the _meta of later requests.
 func open(t testing.TB, s *Server, version, caps string, answer answerFunc) *testClient {
 	t.Helper()
-	c := connect(t, s, answer)
+	return connect(t, s, answer).initialize(version, caps)
+}
+
+// initialize is open's handshake on a connected client.
+func (c *testClient) initialize(version, caps string) *testClient {
+	t := c.t
+	t.Helper()
 	c.version, c.caps = version, caps
 	if mcp.IsModern(version) {
 		return c

@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/weftmcp/weft/internal/goid"
+	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/transport"
 )
 
 // On the memory store, a task's first run goes on the goroutine that served
@@ -68,4 +70,50 @@ func receiveWithin[T any](ctx context.Context, t *testing.T, ch <-chan T, what s
 		t.Fatalf("no %s", what)
 		panic("unreachable")
 	}
+}
+
+// A quick legacy task's last notifications/tasks/status is written by the
+// goroutine that ran the task (on the memory store, the one that served
+// the tools/call creating it), not by the session's sender: no goroutine is
+// woken for it.
+func TestQuickTaskStatusIsWrittenWhereTheTaskRan(t *testing.T) {
+	served := make(chan uint64, 1) // the goroutine serving the tools/call
+	recordCall := func(next MethodHandler) MethodHandler {
+		return func(ctx context.Context, r *Request) (Result, error) {
+			if r.Method() == mcp.MethodToolsCall {
+				served <- goid.Current()
+			}
+			return next(ctx, r)
+		}
+	}
+	s := New(mcp.Implementation{Name: "t", Version: "1"}, &Options{Tasks: newRuntime(t), Middleware: []Middleware{recordCall}})
+	AddTool(s, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *Request, in echoIn) (echoOut, error) {
+		return echoOut{Echo: in.Text}, nil
+	}, optional)
+	clientEnd, serverEnd := transport.Pipe()
+	wrote := &statusWriters{Stream: serverEnd, by: make(chan uint64, 1)}
+	c := connectOver(t, s, nil, clientEnd, wrote).initialize(mcp.Version20251125, `{}`)
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	for range 5 {
+		var created mcp.CreateTaskResult
+		decode(t, c.mustCall(mcp.MethodToolsCall, `{"name":"echo","arguments":{"text":"hi"},"task":{}}`), &created)
+		if got, want := receiveWithin(ctx, t, wrote.by, "status notification"), receiveWithin(ctx, t, served, "serving of the call"); got != want {
+			t.Fatalf("task %s's status was written on goroutine %d; want %d, which ran it", created.Task.TaskID, got, want)
+		}
+	}
+}
+
+// statusWriters is a server's end of a stream that reports which goroutine
+// writes each notifications/tasks/status.
+type statusWriters struct {
+	jsonrpc.Stream
+	by chan uint64
+}
+
+func (w *statusWriters) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == mcp.NotificationTasksStatus {
+		w.by <- goid.Current()
+	}
+	return w.Stream.Write(ctx, msg)
 }
