@@ -78,9 +78,9 @@ func (o *taskStatusOut) post(t tasks.Task) {
 			// Nothing of any task waits to be sent, so this overtakes
 			// nothing: written here, on the goroutine that recorded the
 			// outcome as a rule (which writes the task's progress
-			// notifications too), it spares waking the sender, up to a
-			// tenth of a quick legacy task's life over stdio at 1 in
-			// flight (bench/findings.md).
+			// notifications too), it spares waking the sender: a
+			// quarter of a quick legacy task's life over stdio at 32
+			// in flight (docs/decisions.md, "Task life cost").
 			o.mu.Unlock()
 			o.ss.sendTaskStatus(o.ss.lifetime(), t)
 			return
