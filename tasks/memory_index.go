@@ -34,46 +34,57 @@ func (e *memEntry) deadline(which int) (time.Time, bool) {
 	return r.LeaseExpiresAt, !r.Status.Terminal() && r.Owner != "" && !r.LeaseExpiresAt.IsZero()
 }
 
-// deadlineHeap is a min-heap of entries by one of their deadlines.
+// deadlineHeap is a min-heap of entries by one of their deadlines. Each
+// item holds its deadline beside its entry, so ordering reads the heap's
+// own array: through the entry and its record, every comparison with an
+// old task's item missed the cache twice, and a task's creation and
+// outcome each compare with one (the deadline heaps were 3% of the CPU of
+// an extension task life over stdio at 32 in flight, with a row's
+// finished tasks kept for their hour).
 type deadlineHeap struct {
 	which int
-	items []*memEntry
+	items []heapItem
 }
 
-func (h *deadlineHeap) Len() int { return len(h.items) }
-func (h *deadlineHeap) Less(i, j int) bool {
-	a, _ := h.items[i].deadline(h.which)
-	b, _ := h.items[j].deadline(h.which)
-	return a.Before(b)
+// heapItem is an entry in a deadlineHeap, at the deadline it is ordered by.
+type heapItem struct {
+	at time.Time
+	e  *memEntry
 }
+
+func (h *deadlineHeap) Len() int           { return len(h.items) }
+func (h *deadlineHeap) Less(i, j int) bool { return h.items[i].at.Before(h.items[j].at) }
 func (h *deadlineHeap) Swap(i, j int) {
 	h.items[i], h.items[j] = h.items[j], h.items[i]
-	h.items[i].heapIdx[h.which] = i
-	h.items[j].heapIdx[h.which] = j
+	h.items[i].e.heapIdx[h.which] = i
+	h.items[j].e.heapIdx[h.which] = j
 }
 func (h *deadlineHeap) Push(x any) {
-	e := x.(*memEntry)
-	e.heapIdx[h.which] = len(h.items)
-	h.items = append(h.items, e)
+	it := x.(heapItem)
+	it.e.heapIdx[h.which] = len(h.items)
+	h.items = append(h.items, it)
 }
 func (h *deadlineHeap) Pop() any {
 	n := len(h.items) - 1
-	e := h.items[n]
-	h.items[n] = nil
+	it := h.items[n]
+	h.items[n] = heapItem{}
 	h.items = h.items[:n]
-	e.heapIdx[h.which] = -1
-	return e
+	it.e.heapIdx[h.which] = -1
+	return it
 }
 
 // sync puts the entry where its current deadline says: in the heap at the
-// right place, or out of it.
+// right place, or out of it. An entry whose deadline has not changed (the
+// expiry, on every write but the creation) stays put without a comparison.
 func (h *deadlineHeap) sync(e *memEntry) {
-	_, want := e.deadline(h.which)
+	at, want := e.deadline(h.which)
 	idx := e.heapIdx[h.which]
 	switch {
 	case want && idx < 0:
-		heap.Push(h, e)
+		heap.Push(h, heapItem{at: at, e: e})
+	case want && h.items[idx].at.Equal(at):
 	case want:
+		h.items[idx].at = at
 		heap.Fix(h, idx)
 	case idx >= 0:
 		heap.Remove(h, idx)
@@ -99,11 +110,12 @@ func (h *deadlineHeap) due(now time.Time, limit int, match func(*Record) bool) [
 		if i >= len(h.items) {
 			continue
 		}
-		if t, _ := h.items[i].deadline(h.which); t.After(now) {
+		it := h.items[i]
+		if it.at.After(now) {
 			continue // and so is every descendant
 		}
-		if match == nil || match(h.items[i].rec) {
-			ids = append(ids, h.items[i].rec.ID)
+		if match == nil || match(it.e.rec) {
+			ids = append(ids, it.e.rec.ID)
 		}
 		stack = append(stack, 2*i+1, 2*i+2)
 	}
