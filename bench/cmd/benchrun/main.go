@@ -153,7 +153,14 @@ func run(ctx context.Context, logger *slog.Logger, s settings, sel selection, ou
 				r.Sessions = append(r.Sessions, sessionRun{Round: round + 1, Impl: impl.Name, Result: res})
 				continue
 			}
-			res, err := measureRow(ctx, k, impl, r.Binaries[impl.Name], opt, rowPlace{SQLiteDir: sqliteDir, Profile: s.profile(k, round)})
+			place := rowPlace{SQLiteDir: sqliteDir, Profile: s.profile(k, round)}
+			res, stalled, err := measureAgainIfPeerStalls(k, func() (rowResult, error) {
+				return measureRow(ctx, k, impl, r.Binaries[impl.Name], opt, place)
+			})
+			if stalled != nil {
+				logger.Warn("a peer's server stopped answering; measured the row again", "round", round+1, "row", k.String(), "err", stalled)
+				r.Remeasured = append(r.Remeasured, fmt.Sprintf("round %d, %s: %v", round+1, k, stalled))
+			}
 			if err != nil {
 				return fmt.Errorf("round %d, %s: %w", round+1, k, err)
 			}
@@ -176,6 +183,20 @@ func run(ctx context.Context, logger *slog.Logger, s settings, sel selection, ou
 	}
 	logger.Info("done", "report", path, "took", r.Elapsed.Round(time.Second))
 	return nil
+}
+
+// measureAgainIfPeerStalls measures the row k with measure, and once
+// more, on the fresh server measure starts, if another library's server
+// stopped answering (go-sdk's stdio server did, once in a few runs);
+// stalled is then the first attempt's error. weft's row is never measured
+// again: a stall of weft's is a bug the run must show.
+func measureAgainIfPeerStalls(k rowKey, measure func() (rowResult, error)) (res rowResult, stalled, err error) {
+	res, err = measure()
+	if err == nil || k.Impl == subject || !errors.Is(err, loadgen.ErrStalled) {
+		return res, nil, err
+	}
+	res, again := measure()
+	return res, err, again
 }
 
 // compareFiles prints the comparison of the two raw results files in

@@ -52,6 +52,9 @@ func writeReport(w io.Writer, r *results) error {
 	if len(r.RoundLoads) > 1 {
 		p("| Load average after each round | %s |\n", strings.Join(r.RoundLoads, "; "))
 	}
+	if len(r.Remeasured) > 0 {
+		p("| Rows measured again (a peer's server stopped answering) | %s |\n", strings.Join(r.Remeasured, "; "))
+	}
 	p("| Checkout | %s |\n", r.Machine.Commit)
 	if r.Machine.SQLiteDisk != "" {
 		p("| SQLite store files | %s |\n", r.Machine.SQLiteDisk)

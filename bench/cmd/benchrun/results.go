@@ -90,6 +90,9 @@ type results struct {
 	Binaries   map[string]binary
 	Runs       []rowRun
 	Sessions   []sessionRun
+	// Remeasured names the rows of other libraries measured again on a
+	// fresh server after their first server stopped answering, with why.
+	Remeasured []string `json:",omitempty"`
 	// Findings is the hand-written analysis in findings.md (what profiles
 	// showed, what was fixed, what is left), included in the report.
 	Findings string `json:"-"`

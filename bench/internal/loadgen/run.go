@@ -20,8 +20,9 @@ import (
 // the last calls) before it is declared stalled.
 const stallGrace = 30 * time.Second
 
-// errStalled is the cause given to calls still waiting when a run stalls.
-var errStalled = errors.New("the server stopped answering within the run's time limit")
+// ErrStalled is the cause given to calls still waiting when a run stalls:
+// the server stopped answering.
+var ErrStalled = errors.New("the server stopped answering within the run's time limit")
 
 // Options sets the shape of a run.
 type Options struct {
@@ -130,7 +131,7 @@ func Run(ctx context.Context, session Session, server Server, opt Options) (Resu
 	if opt.InFlight < 1 || opt.Warmup < 0 || opt.Window <= 0 {
 		return Result{}, fmt.Errorf("a run needs at least 1 call in flight and a positive window; got %d in flight, warm-up %s, window %s", opt.InFlight, opt.Warmup, opt.Window)
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, opt.Warmup+opt.Window+stallGrace, errStalled)
+	ctx, cancel := context.WithTimeoutCause(ctx, opt.Warmup+opt.Window+stallGrace, ErrStalled)
 	defer cancel()
 
 	var (
