@@ -150,6 +150,57 @@ func TestReadingPassesBackToTheGoroutineItLeft(t *testing.T) {
 	})
 }
 
+// Goroutines that hand reading off together wait together to be handed it
+// back: a second wave of requests that each wait is read by the first
+// wave's goroutines, with no new one started for it (up to
+// maxSpareReaders).
+func TestReadingPassesBackToGoroutinesThatLeftTogether(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		servedOn := map[uint64]bool{} // the goroutines that served a request
+		release := make(chan struct{})
+		h := jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+			mu.Lock()
+			servedOn[goid.Current()] = true
+			wait := release
+			mu.Unlock()
+			jsonrpc.WillWait(ctx)
+			<-wait
+			return "waited", nil
+		})
+		c, p := pipePeer(t, jsonrpc.ConnOptions{Handler: h})
+		jsonrpc.SetReadWatchTick(c, time.Hour)
+		const wave = 4
+		id := int64(0)
+		for range 2 {
+			for range wave {
+				p.send(request(id, "wait", ""))
+				id++
+				synctest.Wait() // served, and reading handed off
+			}
+			mu.Lock()
+			close(release)
+			release = make(chan struct{})
+			mu.Unlock()
+			for range wave {
+				if resp := p.recvResponse(); resp.Error != nil {
+					t.Fatalf("response %s; want a result", describe(resp))
+				}
+			}
+			synctest.Wait() // the goroutines that answered have settled: waiting, or ended
+		}
+		if got := jsonrpc.ReadLoopServed(c); got != 2*wave {
+			t.Fatalf("the read loop served %d of %d requests; want all (the test needs every one to hand reading off)", got, 2*wave)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if len(servedOn) > wave+1 {
+			t.Errorf("two waves of %d requests, each handing reading off, were served on %d goroutines; want at most %d, the first wave's and its last reader",
+				wave, len(servedOn), wave+1)
+		}
+	})
+}
+
 // After reading has been handed off, one goroutine reads: messages keep
 // their order, and at the end of input the connection waits for the
 // handler still running on the old read loop, answers it, and ends once.

@@ -35,12 +35,20 @@ type readingState struct {
 	served     uint64        // requests the read loop has started serving
 	watching   bool          // the watcher runs
 	tick       time.Duration // the watcher's tick; 0 means readWatchTick (tests change it)
-	// spare is set while a goroutine reading passed from waits to be
-	// handed it back (readAgain); resume hands it back, and is made on
-	// first use with room for that one hand-off.
-	spare  bool
+	// spares counts the goroutines waiting in readAgain to be handed
+	// reading back and not yet handed it; resume hands it to one of them,
+	// and is made on first use with room for one hand-off per spare.
+	spares int
 	resume chan struct{}
 }
+
+// maxSpareReaders bounds the goroutines waiting to be handed reading back
+// (readAgain). With one, a connection whose handlers wait at 32 in flight
+// (every task call on Redis over stdio) still started a goroutine for
+// most hand-offs, as two handlers finishing together left one of them to
+// end, and each new goroutine grew its stack through the next handler
+// (runtime.newstack: 5% of weft's CPU in that row).
+const maxSpareReaders = 8
 
 // servingKey is the context key under which a handler's context holds its
 // inbound request, so Call can tell it is made from a read loop.
@@ -110,7 +118,7 @@ func (c *Conn) runAfter(in *inbound, after func()) {
 }
 
 // handOffReadingLocked passes reading to another goroutine while the read
-// loop's goroutine goes on serving its request: to the spare waiting in
+// loop's goroutine goes on serving its request: to a spare waiting in
 // readAgain if there is one, else to a new goroutine. The read loop's hold
 // on the connection passes with it. While the connection is closing it
 // does nothing: the serving goroutine reads on, finds the stream closed
@@ -120,17 +128,18 @@ func (c *Conn) handOffReadingLocked() {
 		return
 	}
 	c.reading.serving, c.reading.continuing = nil, false
-	if c.reading.spare {
-		c.reading.spare = false
-		c.reading.resume <- struct{}{} // room for one, and only a spare takes it
+	if c.reading.spares > 0 {
+		c.reading.spares--
+		c.reading.resume <- struct{}{} // room for one per spare, and only spares take them
 		return
 	}
 	go c.readLoop()
 }
 
 // readAgain is where a goroutine goes once it has answered a request after
-// reading passed from it: unless another waits already, it waits up to
-// idleWorkerLinger to be handed reading back, and reports whether it was.
+// reading passed from it: unless maxSpareReaders wait already, it waits up
+// to idleWorkerLinger to be handed reading back, and reports whether it
+// was.
 // A connection whose handlers wait (for a task store, say) then passes
 // reading back and forth between two goroutines whose stacks have grown
 // through its handlers, where a new goroutine for every hand-off grew a
@@ -142,13 +151,13 @@ func (c *Conn) handOffReadingLocked() {
 // timer, made on first use.
 func (c *Conn) readAgain(linger **time.Timer) bool {
 	c.mu.Lock()
-	if c.reading.spare || c.closing {
+	if c.reading.spares >= maxSpareReaders || c.closing {
 		c.mu.Unlock()
 		return false
 	}
-	c.reading.spare = true
+	c.reading.spares++
 	if c.reading.resume == nil {
-		c.reading.resume = make(chan struct{}, 1)
+		c.reading.resume = make(chan struct{}, maxSpareReaders)
 	}
 	resume := c.reading.resume
 	c.mu.Unlock()
@@ -164,15 +173,19 @@ func (c *Conn) readAgain(linger **time.Timer) bool {
 	case <-c.ctx.Done():
 	}
 	c.mu.Lock()
-	handed := !c.reading.spare
-	c.reading.spare = false
-	c.mu.Unlock()
-	if handed {
-		// Handed reading as the wait ended: it is in resume, and with it
-		// the read loop's hold on the connection, which must not be lost.
-		<-resume
+	if c.reading.spares > 0 {
+		// A spare is still unclaimed: this one stops waiting. Which of
+		// the waiting goroutines takes a hand-off does not matter.
+		c.reading.spares--
+		c.mu.Unlock()
+		return false
 	}
-	return handed
+	c.mu.Unlock()
+	// Every waiting spare has been handed reading, this one included: its
+	// hand-off is in resume (or on its way), and with it the read loop's
+	// hold on the connection, which must not be lost.
+	<-resume
+	return true
 }
 
 // WillWait tells the connection serving the request of a handler's ctx
