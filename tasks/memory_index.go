@@ -59,18 +59,26 @@ func (h *deadlineHeap) Swap(i, j int) {
 	h.items[i].e.heapIdx[h.which] = i
 	h.items[j].e.heapIdx[h.which] = j
 }
-func (h *deadlineHeap) Push(x any) {
-	it := x.(heapItem)
+
+// Push is heap.Interface's; sync adds an item itself, without boxing it.
+func (h *deadlineHeap) Push(x any) { h.add(x.(heapItem)) }
+
+// add appends the item at the end of the heap's array, where a sift up
+// places it.
+func (h *deadlineHeap) add(it heapItem) {
 	it.e.heapIdx[h.which] = len(h.items)
 	h.items = append(h.items, it)
 }
+
+// Pop is heap.Interface's. It returns the last item's entry: the item
+// itself, boxed, would be an allocation for every removal.
 func (h *deadlineHeap) Pop() any {
 	n := len(h.items) - 1
-	it := h.items[n]
+	e := h.items[n].e
 	h.items[n] = heapItem{}
 	h.items = h.items[:n]
-	it.e.heapIdx[h.which] = -1
-	return it
+	e.heapIdx[h.which] = -1
+	return e
 }
 
 // sync puts the entry where its current deadline says: in the heap at the
@@ -81,7 +89,8 @@ func (h *deadlineHeap) sync(e *memEntry) {
 	idx := e.heapIdx[h.which]
 	switch {
 	case want && idx < 0:
-		heap.Push(h, heapItem{at: at, e: e})
+		h.add(heapItem{at: at, e: e})
+		heap.Fix(h, len(h.items)-1)
 	case want && h.items[idx].at.Equal(at):
 	case want:
 		h.items[idx].at = at
