@@ -19,7 +19,8 @@ type recordedPeer struct {
 }
 
 // encodePeer encodes what a client declared, as json.Marshal encodes
-// taskCall's members.
+// taskCall's members, but for an empty client info, which it writes where
+// the tag omits it: either decodes as the same empty value.
 func encodePeer(caps mcp.ClientCapabilities, client mcp.Implementation) (*recordedPeer, error) {
 	c, err := json.Marshal(&caps)
 	if err != nil {
