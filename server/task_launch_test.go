@@ -24,15 +24,7 @@ func TestTaskRunsOnTheGoroutineThatAnsweredItsCreation(t *testing.T) {
 			served := make(chan uint64, 1) // the goroutine serving the tools/call
 			ran := make(chan uint64, 1)    // the goroutine running the tool
 			answered := make(chan struct{})
-			recordCall := func(next MethodHandler) MethodHandler {
-				return func(ctx context.Context, r *Request) (Result, error) {
-					if r.Method() == mcp.MethodToolsCall {
-						served <- goid.Current()
-					}
-					return next(ctx, r)
-				}
-			}
-			s := New(mcp.Implementation{Name: "t", Version: "1"}, &Options{Tasks: newRuntime(t), Middleware: []Middleware{recordCall}})
+			s := New(mcp.Implementation{Name: "t", Version: "1"}, &Options{Tasks: newRuntime(t), Middleware: []Middleware{toolsCallServedOn(served)}})
 			AddTool(s, &mcp.Tool{Name: "job"}, func(ctx context.Context, _ *Request, in echoIn) (echoOut, error) {
 				ran <- goid.Current()
 				select {
@@ -60,6 +52,19 @@ func TestTaskRunsOnTheGoroutineThatAnsweredItsCreation(t *testing.T) {
 	}
 }
 
+// toolsCallServedOn is middleware that sends the goroutine serving each
+// tools/call on served.
+func toolsCallServedOn(served chan<- uint64) Middleware {
+	return func(next MethodHandler) MethodHandler {
+		return func(ctx context.Context, r *Request) (Result, error) {
+			if r.Method() == mcp.MethodToolsCall {
+				served <- goid.Current()
+			}
+			return next(ctx, r)
+		}
+	}
+}
+
 // receiveWithin waits for a value on ch until ctx ends.
 func receiveWithin[T any](ctx context.Context, t *testing.T, ch <-chan T, what string) T {
 	t.Helper()
@@ -78,15 +83,7 @@ func receiveWithin[T any](ctx context.Context, t *testing.T, ch <-chan T, what s
 // woken for it.
 func TestQuickTaskStatusIsWrittenWhereTheTaskRan(t *testing.T) {
 	served := make(chan uint64, 1) // the goroutine serving the tools/call
-	recordCall := func(next MethodHandler) MethodHandler {
-		return func(ctx context.Context, r *Request) (Result, error) {
-			if r.Method() == mcp.MethodToolsCall {
-				served <- goid.Current()
-			}
-			return next(ctx, r)
-		}
-	}
-	s := New(mcp.Implementation{Name: "t", Version: "1"}, &Options{Tasks: newRuntime(t), Middleware: []Middleware{recordCall}})
+	s := New(mcp.Implementation{Name: "t", Version: "1"}, &Options{Tasks: newRuntime(t), Middleware: []Middleware{toolsCallServedOn(served)}})
 	AddTool(s, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *Request, in echoIn) (echoOut, error) {
 		return echoOut{Echo: in.Text}, nil
 	}, optional)
