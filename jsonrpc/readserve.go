@@ -141,7 +141,7 @@ func (c *Conn) handOffReadingLocked() {
 // to idleWorkerLinger to be handed reading back, and reports whether it
 // was.
 // A connection whose handlers wait (for a task store, say) then passes
-// reading back and forth between two goroutines whose stacks have grown
+// reading back and forth between goroutines whose stacks have grown
 // through its handlers, where a new goroutine for every hand-off grew a
 // fresh stack each time (runtime.newstack: 6–12% of weft's CPU in the
 // bench's task rows over stdio on Redis and PostgreSQL). Not an idle
