@@ -36,10 +36,11 @@ func BenchmarkStoreRoundTrip(b *testing.B) {
 		client := goredis.NewClient(opts)
 		defer client.Close()
 		write := goredis.NewScript(`redis.call('SET', KEYS[1], ARGV[1]) redis.call('PUBLISH', KEYS[2], ARGV[2]) return 1`)
-		keys := []string{p.Scope + ":task", p.Scope + ":signals"}
+		// Under the place's prefix, which Remove clears.
+		prefix := "{" + p.Scope + "}:"
+		keys := []string{prefix + "task", prefix + "signals"}
 		trip := func(ctx context.Context) error { return write.Run(ctx, client, keys, record, "status task").Err() }
 		measureTrips(b, trip)
-		client.Del(context.Background(), keys[0])
 	})
 	b.Run("postgres", func(b *testing.B) {
 		p := place(b, "postgres")
