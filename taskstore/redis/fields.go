@@ -50,52 +50,91 @@ func inputField(i int, part string) string {
 	return "input." + strconv.Itoa(i) + "." + part
 }
 
-// identityFields returns the field-value pairs Create writes once.
-func identityFields(rec *tasks.Record) []any {
-	f := []any{fPrincipal, rec.Principal, fMethod, rec.Method, fName, rec.Name,
-		fRerun, boolString(rec.Policy.Rerun), fMaxRuns, rec.Policy.MaxRuns}
-	if rec.Params != nil {
-		f = append(f, fParams, []byte(rec.Params))
+// recordSize estimates the bytes of rec's fields in a field list.
+func recordSize(rec *tasks.Record) int {
+	n := 400 + len(rec.Principal) + len(rec.Method) + len(rec.Name) + len(rec.Params) + len(rec.StatusMessage) +
+		len(rec.Owner) + len(rec.Result)
+	if e := rec.Error; e != nil {
+		n += len(e.Message) + len(e.Data)
 	}
-	if !rec.CreatedAt.IsZero() {
-		f = append(f, fCreated, formatTime(rec.CreatedAt))
+	for _, in := range rec.Inputs {
+		n += 40 + len(in.Key) + len(in.Request) + len(in.Response)
 	}
-	return f
+	return n
 }
 
-// mutableFields returns the field-value pairs of the mutable fields rec
-// has, and the names of the optional ones it has not (to delete).
-func mutableFields(rec *tasks.Record) (set []any, unset []string) {
-	set = []any{fStatus, string(rec.Status), fMessage, rec.StatusMessage, fPoll, int64(rec.PollInterval),
-		fOwner, rec.Owner, fRuns, rec.Runs, fInputs, len(rec.Inputs)}
-	optional := func(name string, present bool, value any) {
-		if present {
-			set = append(set, name, value)
-		} else {
-			unset = append(unset, name)
+// identityFields appends the fields Create writes once.
+func identityFields(l *fieldList, rec *tasks.Record) {
+	l.add(fPrincipal, rec.Principal)
+	l.add(fMethod, rec.Method)
+	l.add(fName, rec.Name)
+	l.add(fRerun, boolString(rec.Policy.Rerun))
+	l.addInt(fMaxRuns, int64(rec.Policy.MaxRuns))
+	if rec.Params != nil {
+		l.addRaw(fParams, rec.Params)
+	}
+	if !rec.CreatedAt.IsZero() {
+		l.addTime(fCreated, rec.CreatedAt)
+	}
+}
+
+// mutableFields appends to set the mutable fields rec has, and to unset
+// (when not nil) the names of the optional ones it has not, to delete.
+func mutableFields(set, unset *fieldList, rec *tasks.Record) {
+	set.add(fStatus, string(rec.Status))
+	set.add(fMessage, rec.StatusMessage)
+	set.addInt(fPoll, int64(rec.PollInterval))
+	set.add(fOwner, rec.Owner)
+	set.addInt(fRuns, int64(rec.Runs))
+	set.addInt(fInputs, int64(len(rec.Inputs)))
+	absent := func(name string) {
+		if unset != nil {
+			unset.str(name)
 		}
 	}
-	optional(fUpdated, !rec.UpdatedAt.IsZero(), formatTime(rec.UpdatedAt))
-	optional(fExpires, !rec.ExpiresAt.IsZero(), formatTime(rec.ExpiresAt))
-	optional(fLease, !rec.LeaseExpiresAt.IsZero(), formatTime(rec.LeaseExpiresAt))
-	optional(fResult, rec.Result != nil, []byte(rec.Result))
-	optional(fIsError, rec.IsError, "1")
-	if e := rec.Error; e != nil {
-		set = append(set, fErrCode, e.Code, fErrMsg, e.Message)
-		optional(fErrData, e.Data != nil, []byte(e.Data))
+	times := []struct {
+		name string
+		at   time.Time
+	}{{fUpdated, rec.UpdatedAt}, {fExpires, rec.ExpiresAt}, {fLease, rec.LeaseExpiresAt}}
+	for _, t := range times {
+		if t.at.IsZero() {
+			absent(t.name)
+		} else {
+			set.addTime(t.name, t.at)
+		}
+	}
+	if rec.Result != nil {
+		set.addRaw(fResult, rec.Result)
 	} else {
-		unset = append(unset, fErrCode, fErrMsg, fErrData)
+		absent(fResult)
+	}
+	if rec.IsError {
+		set.add(fIsError, "1")
+	} else {
+		absent(fIsError)
+	}
+	if e := rec.Error; e != nil {
+		set.addInt(fErrCode, e.Code)
+		set.add(fErrMsg, e.Message)
+		if e.Data != nil {
+			set.addRaw(fErrData, e.Data)
+		} else {
+			absent(fErrData)
+		}
+	} else {
+		absent(fErrCode)
+		absent(fErrMsg)
+		absent(fErrData)
 	}
 	for i, in := range rec.Inputs {
-		set = append(set, inputField(i, "key"), in.Key)
+		set.add(inputField(i, "key"), in.Key)
 		if in.Request != nil {
-			set = append(set, inputField(i, "request"), []byte(in.Request))
+			set.addRaw(inputField(i, "request"), in.Request)
 		}
 		if in.Response != nil {
-			set = append(set, inputField(i, "response"), []byte(in.Response))
+			set.addRaw(inputField(i, "response"), in.Response)
 		}
 	}
-	return set, unset
 }
 
 // decodeRecord rebuilds a record, and its creation number, from its hash.

@@ -31,8 +31,8 @@ end
 //
 // KEYS: task, seq, list, expiry, lease, active, principal's active, all.
 // ARGV: id, per-principal quota, total quota, grace, expiry score, lease
-// score, expiry member, signal channel, signal message (” for none), then
-// the hash's field-value pairs.
+// score, expiry member, signal channel, signal message (” for none), and
+// the hash's field-value pairs as a field list (field_list.go).
 // Returns "exists", "limit:principal", "limit:total", or the creation number.
 var createScript = redis.NewScript(luaNow + luaDeadline + `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
@@ -42,7 +42,7 @@ local per, total = tonumber(ARGV[2]), tonumber(ARGV[3])
 if per > 0 and redis.call('ZCARD', KEYS[7]) >= per then return 'limit:principal' end
 if total > 0 and redis.call('ZCARD', KEYS[6]) >= total then return 'limit:total' end
 local seq = redis.call('INCR', KEYS[2])
-redis.call('HSET', KEYS[1], 'seq', seq, 'v', 1, unpack(ARGV, 10))
+redis.call('HSET', KEYS[1], 'seq', seq, 'v', 1, unpack(cmsgpack.unpack(ARGV[10])))
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
 redis.call('ZADD', KEYS[8], seq, ARGV[1])
 local deadline = deadline_of(ARGV[5], ARGV[4])
@@ -63,16 +63,17 @@ return seq
 // KEYS: task, expiry, lease, active, principal's active.
 // ARGV: id, expected creation number, expected version, new version,
 // "1" if the task stays unfinished, grace, expiry score, lease score,
-// expiry member, signal channel, signal message (” for none), the number n
-// of field-value pairs, the n pairs, then the fields to delete.
+// expiry member, signal channel, signal message (” for none), the
+// field-value pairs to set and the fields to delete, each as a field list
+// (field_list.go).
 // Returns "ok", "missing" or "stale".
 var updateScript = redis.NewScript(luaNow + luaDeadline + `
 local cur = redis.call('HMGET', KEYS[1], 'seq', 'v')
 if not cur[1] then return 'missing' end
 if cur[1] ~= ARGV[2] or cur[2] ~= ARGV[3] then return 'stale' end
-local n = tonumber(ARGV[12])
-redis.call('HSET', KEYS[1], 'v', ARGV[4], unpack(ARGV, 13, 12 + 2 * n))
-if #ARGV > 12 + 2 * n then redis.call('HDEL', KEYS[1], unpack(ARGV, 13 + 2 * n)) end
+redis.call('HSET', KEYS[1], 'v', ARGV[4], unpack(cmsgpack.unpack(ARGV[12])))
+local unset = cmsgpack.unpack(ARGV[13])
+if #unset > 0 then redis.call('HDEL', KEYS[1], unpack(unset)) end
 local deadline = deadline_of(ARGV[7], ARGV[6])
 if ARGV[7] ~= '' then
 	redis.call('ZADD', KEYS[2], ARGV[7], ARGV[9])

@@ -104,12 +104,12 @@ func (s *Store) create(ctx context.Context, rec *tasks.Record, quota tasks.Quota
 		return err
 	}
 	k := s.keys
-	set, _ := mutableFields(rec)
+	fields := newFieldList(recordSize(rec))
+	identityFields(&fields, rec)
+	mutableFields(&fields, nil, rec)
 	args := []any{rec.ID, quota.PerPrincipal, quota.Total, s.grace,
 		scoreArg(rec.ExpiresAt, !rec.ExpiresAt.IsZero()), scoreArg(rec.LeaseExpiresAt, leased(rec)),
-		expiryMember(rec.ID, rec.Principal), k.signals, msg}
-	args = append(args, identityFields(rec)...)
-	args = append(args, set...)
+		expiryMember(rec.ID, rec.Principal), k.signals, msg, fields.bytes()}
 	res, err := s.writes.run(ctx, createScript,
 		[]string{k.task + rec.ID, k.seq, k.list + rec.Principal, k.expiry, k.lease, k.active, k.actives + rec.Principal, k.all},
 		args...)
@@ -215,19 +215,15 @@ func (s *Store) update(ctx context.Context, rec *tasks.Record, msg string) error
 // creation number seq, publishing msg unless it is "".
 func (s *Store) write(ctx context.Context, rec, stored *tasks.Record, seq int64, msg string) (any, error) {
 	k := s.keys
-	set, unset := mutableFields(rec)
+	set, unset := newFieldList(recordSize(rec)), newFieldList(64)
+	mutableFields(&set, &unset, rec)
 	unfinished := "0"
 	if !rec.Status.Terminal() {
 		unfinished = "1"
 	}
-	args := make([]any, 0, 12+len(set)+len(unset))
-	args = append(args, rec.ID, seq, stored.Version, stored.Version+1, unfinished, s.grace,
+	args := []any{rec.ID, seq, stored.Version, stored.Version + 1, unfinished, s.grace,
 		scoreArg(rec.ExpiresAt, !rec.ExpiresAt.IsZero()), scoreArg(rec.LeaseExpiresAt, leased(rec)),
-		expiryMember(rec.ID, stored.Principal), k.signals, msg, len(set)/2)
-	args = append(args, set...)
-	for _, f := range unset {
-		args = append(args, f)
-	}
+		expiryMember(rec.ID, stored.Principal), k.signals, msg, set.bytes(), unset.bytes()}
 	return s.writes.run(ctx, updateScript,
 		[]string{k.task + rec.ID, k.expiry, k.lease, k.active, k.actives + stored.Principal}, args...)
 }
