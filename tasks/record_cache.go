@@ -220,7 +220,11 @@ func (c *recordCache) keep(e *cacheEntry, rec *Record, gen uint64, shared bool) 
 }
 
 // wrote records rec, which this instance has just written, created or
-// updated from a copy read when the entry's signal count was gen.
+// updated from a copy read when the entry's signal count was gen. The
+// Runtime never changes a record once written (a store's shared records
+// rely on it: TestSharedRecordsAreNeverChanged, and this cache:
+// TestCachedRecordsAreNeverChanged), so the cache keeps rec
+// itself: one Clone less a write.
 func (c *recordCache) wrote(rec *Record, gen uint64) {
 	if c.limit == 0 {
 		return
@@ -231,7 +235,7 @@ func (c *recordCache) wrote(rec *Record, gen uint64) {
 	if e == nil || (e.rec != nil && e.rec.Version >= rec.Version) {
 		return
 	}
-	e.rec = rec.Clone()
+	e.rec = rec
 	// A signal since the read may be about a change after this write.
 	e.fresh = e.gen == gen
 	c.settleLocked(e)

@@ -5,21 +5,53 @@ import (
 	"encoding/json"
 	"log/slog"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 )
 
 // ownedStore is a MemoryStore behind the Store interface alone, so that
 // the Runtime does not share its records: records come to the Runtime
-// through the record cache, as from Redis or PostgreSQL.
-type ownedStore struct{ Store }
+// through the record cache, as from Redis or PostgreSQL. It remembers each
+// record the Runtime wrote, beside a copy taken when it was written.
+type ownedStore struct {
+	Store
+	mu      sync.Mutex
+	written map[*Record]*Record
+}
+
+func (s *ownedStore) keep(rec *Record) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.written[rec]; !ok {
+		s.written[rec] = rec.Clone()
+	}
+}
+
+func (s *ownedStore) Create(ctx context.Context, rec *Record, quota Quota) error {
+	err := s.Store.Create(ctx, rec, quota)
+	if err == nil {
+		s.keep(rec)
+	}
+	return err
+}
+
+func (s *ownedStore) Update(ctx context.Context, rec *Record) error {
+	err := s.Store.Update(ctx, rec)
+	if err == nil {
+		s.keep(rec)
+	}
+	return err
+}
 
 // The record cache hands a reader that changes nothing (peek: every Get
-// and poll) its own copy, not a clone, and a copy it has handed out is
-// never changed afterwards, through a life that asks for input, is
-// answered, reports progress and completes.
-func TestCachedRecordsHandedToReadersAreNeverChanged(t *testing.T) {
-	rt, err := New(ownedStore{NewMemoryStore()}, NewMemoryBus(), WithRecordCache(DefaultRecordCache),
+// and poll) its own copy, not a clone, and keeps the records the Runtime
+// writes without a copy: neither a record handed out nor one written is
+// changed afterwards, through a life that asks for input, is answered,
+// reports progress and completes.
+func TestCachedRecordsAreNeverChanged(t *testing.T) {
+	store := &ownedStore{Store: NewMemoryStore(), written: make(map[*Record]*Record)}
+	rt, err := New(store, NewMemoryBus(), WithRecordCache(DefaultRecordCache),
 		WithLogger(slog.New(slog.DiscardHandler)), WithProgressInterval(time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
@@ -84,6 +116,16 @@ func TestCachedRecordsHandedToReadersAreNeverChanged(t *testing.T) {
 	for rec, was := range handed {
 		if !reflect.DeepEqual(rec, was) {
 			t.Errorf("a record handed to a reader changed afterwards:\n now %+v\n was %+v", rec, was)
+		}
+	}
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	if len(store.written) < 4 {
+		t.Fatalf("%d records were written, want at least 4 (created, input asked, answered, completed)", len(store.written))
+	}
+	for rec, was := range store.written {
+		if !reflect.DeepEqual(rec, was) {
+			t.Errorf("a record the Runtime wrote (and the cache keeps) changed afterwards:\n now %+v\n was %+v", rec, was)
 		}
 	}
 }
