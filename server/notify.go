@@ -22,6 +22,7 @@ type hub struct {
 	sessions  map[*Session]struct{}
 	byID      map[string]*Session
 	listeners map[*listener]struct{}
+	parents   map[<-chan struct{}]parentWatch // by the parent's Done channel (see watchParent)
 	// cluster is the cluster the server joined (see cluster.go), or nil:
 	// its shared sessions and listeners are then told through it.
 	cluster atomic.Pointer[clusterLink]
@@ -31,6 +32,7 @@ func (h *hub) init() {
 	h.sessions = make(map[*Session]struct{})
 	h.byID = make(map[string]*Session)
 	h.listeners = make(map[*listener]struct{})
+	h.parents = make(map[<-chan struct{}]parentWatch)
 }
 
 func (h *hub) addSession(s *Session) {
@@ -46,6 +48,7 @@ func (h *hub) removeSession(s *Session) {
 	if h.byID[s.id] == s {
 		delete(h.byID, s.id)
 	}
+	h.unwatchParentLocked(s)
 	h.mu.Unlock()
 }
 

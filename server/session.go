@@ -52,12 +52,11 @@ type Session struct {
 
 	// What the session holds for its life is made on first use, under
 	// lifeMu, so that an idle session costs little more than its fields.
-	lifeMu      sync.Mutex
-	finished    bool               // the session has ended (see finish)
-	done        chan struct{}      // closed by finish
-	stopClosing func() bool        // unregisters closing the session when parent ends
-	ctx         context.Context    // ends with the session (see lifetime)
-	cancel      context.CancelFunc // ends ctx
+	lifeMu   sync.Mutex
+	finished bool               // the session has ended (see finish)
+	done     chan struct{}      // closed by finish
+	ctx      context.Context    // ends with the session (see lifetime)
+	cancel   context.CancelFunc // ends ctx
 	// handlers is what every handler's context is tied to (see link): it
 	// ends, with the cause handlers see, when the client closes its input
 	// or the session closes. Until it is made, handlersCause holds the
@@ -86,7 +85,10 @@ type Session struct {
 
 	takenOver bool          // the session was taken over from a shared store (see share)
 	peer      *recordedPeer // caps and client as tasks record them, encoded on the first task
-	life      sessionLife   // what the session hooks were told
+	// parentWatched: the hub closes the session when parent ends (see
+	// watchParent); guarded by the hub's mu.
+	parentWatched bool
+	life          sessionLife // what the session hooks were told
 }
 
 // sessionPhase is how far the legacy handshake has got.
@@ -128,17 +130,7 @@ func (s *Server) Connect(ctx context.Context, stream jsonrpc.Stream, opts *Conne
 		OnDone:          ss.finish,
 		Logger:          s.logger,
 	})
-	stop := context.AfterFunc(ctx, func() {
-		ss.close(context.Cause(ctx))
-		ss.finish()
-	})
-	ss.lifeMu.Lock()
-	if ss.finished {
-		stop()
-	} else {
-		ss.stopClosing = stop
-	}
-	ss.lifeMu.Unlock()
+	s.hub.watchParent(ss)
 	ss.tookOver()
 	watched.start() // only now, with conn set, do messages reach the handlers
 	return ss, nil
@@ -236,11 +228,8 @@ func (ss *Session) finish() {
 		return
 	}
 	ss.finished = true
-	stop, cancel, done := ss.stopClosing, ss.cancel, ss.done
+	cancel, done := ss.cancel, ss.done
 	ss.lifeMu.Unlock()
-	if stop != nil {
-		stop()
-	}
 	ss.srv.hub.removeSession(ss)
 	ss.ended()
 	if cancel != nil {
