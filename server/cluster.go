@@ -85,7 +85,7 @@ func (h *hub) clusterListChanged(f feature) {
 	var shared []*Session
 	h.mu.Lock()
 	for s := range h.sessions {
-		if s.shared != nil {
+		if s.shared() != nil {
 			shared = append(shared, s)
 		}
 	}

@@ -13,10 +13,11 @@ import (
 // as the verified access token, reaches the handler as it would on a modern
 // request. Without one, ctx is returned as it is.
 func (ss *Session) exchange(ctx context.Context, id jsonrpc.ID) (context.Context, transport.Exchange) {
-	if ss.exchanges == nil {
+	exchanges, ok := ss.stream.(transport.Exchanges)
+	if !ok {
 		return ctx, nil
 	}
-	ex := ss.exchanges.Exchange(id)
+	ex := exchanges.Exchange(id)
 	if ex == nil {
 		return ctx, nil
 	}

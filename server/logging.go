@@ -50,7 +50,7 @@ func (s *Server) setLevel(ctx context.Context, r *Request, p *mcp.SetLevelParams
 	if !p.Level.Valid() {
 		return nil, invalidParams("level %q is not a logging level; use debug, info, notice, warning, error, critical, alert or emergency", p.Level)
 	}
-	if sh := r.session.shared; sh != nil {
+	if sh := r.session.shared(); sh != nil {
 		if err := sh.SetLevel(ctx, string(p.Level)); err != nil {
 			return nil, storeError(err)
 		}

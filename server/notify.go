@@ -84,7 +84,7 @@ func (h *hub) listChanged(f feature) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for s := range h.sessions {
-		if (cl == nil || s.shared == nil) && s.wantsListChanged(f) {
+		if (cl == nil || s.shared() == nil) && s.wantsListChanged(f) {
 			s.postChange(f, "")
 		}
 	}
@@ -105,7 +105,7 @@ func (h *hub) resourceUpdated(uri string, clustered bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for s := range h.sessions {
-		if (!clustered || s.shared == nil) && s.subscribed(uri) {
+		if (!clustered || s.shared() == nil) && s.subscribed(uri) {
 			s.postChange(featureNone, uri)
 		}
 	}

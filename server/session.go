@@ -41,11 +41,14 @@ type Session struct {
 	conn      *jsonrpc.Conn
 	id        string
 	principal string
-	out       *outbox                 // change notifications to send; made on the first (see postChange)
-	taskOut   *taskStatusOut          // task status notifications to send; made on the first task (see taskStatusFollower)
-	exchanges transport.Exchanges     // the stream's, when its requests arrive in HTTP exchanges
-	shared    transport.SharedSession // the stream's, when the session's state is kept in a shared store
-	parent    context.Context         // Connect's: the session closes when it ends
+	out       *outbox        // change notifications to send; made on the first (see postChange)
+	taskOut   *taskStatusOut // task status notifications to send; made on the first task (see taskStatusFollower)
+	// stream is Connect's: a transport.Exchanges when its requests arrive in
+	// HTTP exchanges (see exchange), a transport.SharedSession when the
+	// session's state is kept in a shared store (see shared).
+	stream jsonrpc.Stream
+	recv   jsonrpc.Receiver // the connection's, when stream is a jsonrpc.PushStream (see pushWatch)
+	parent context.Context  // Connect's: the session closes when it ends
 	// handlersEnded reports, without a lock, that the handlers' context has
 	// ended or must end once made (see handlersContext).
 	handlersEnded atomic.Bool
@@ -115,13 +118,12 @@ func (s *Server) Connect(ctx context.Context, stream jsonrpc.Stream, opts *Conne
 		rand.Read(b[:])
 		o.SessionID = hex.EncodeToString(b[:])
 	}
-	ss := &Session{srv: s, id: o.SessionID, principal: o.Principal, parent: ctx}
-	ss.exchanges, _ = stream.(transport.Exchanges)
-	if err := ss.share(stream); err != nil {
+	ss := &Session{srv: s, id: o.SessionID, principal: o.Principal, parent: ctx, stream: stream}
+	if err := ss.share(); err != nil {
 		return nil, err
 	}
 	s.hub.addSession(ss) // before any request is served: tasks find their session by ID
-	watched := watch(stream, ss)
+	watched := ss.watch()
 	ss.conn = jsonrpc.NewConn(watched, jsonrpc.ConnOptions{
 		Handler:         (*sessionHandler)(ss),
 		MaxInFlight:     o.MaxInFlight,
@@ -511,92 +513,4 @@ func decodeNotification(req *jsonrpc.Request, v any) error {
 		return nil
 	}
 	return json.Unmarshal(req.Params, v)
-}
-
-// watchedStream notes the id of an initialize request as the connection
-// takes it in, before any later message is dispatched, so a cancellation
-// that follows it on the wire is recognised however the handlers are
-// scheduled; and it notes the end of the client's input. Nothing reaches
-// the connection before start: the session's conn is set by then.
-type watchedStream struct {
-	jsonrpc.Stream
-	session *Session
-	started chan struct{} // closed by start
-}
-
-// startingStream is a stream watch returns.
-type startingStream interface {
-	jsonrpc.Stream
-	// start lets messages through to the connection.
-	start()
-}
-
-// watch returns stream wrapped so that ss notes what comes in: a
-// watchedPushStream when stream pushes its messages, else a watchedStream.
-func watch(stream jsonrpc.Stream, ss *Session) startingStream {
-	if _, ok := stream.(jsonrpc.PushStream); ok {
-		return &watchedPushStream{Stream: stream, session: ss}
-	}
-	return &watchedStream{Stream: stream, session: ss, started: make(chan struct{})}
-}
-
-// start lets Read through.
-func (w *watchedStream) start() { close(w.started) }
-
-// Read reads the next message, once started, and notes it.
-func (w *watchedStream) Read(ctx context.Context) (jsonrpc.Message, error) {
-	<-w.started
-	msg, err := w.Stream.Read(ctx)
-	w.session.noteIncoming(msg, err)
-	return msg, err
-}
-
-// watchedPushStream watches a jsonrpc.PushStream: it notes what the stream
-// hands the connection's Receiver, which it gives the stream only at start.
-type watchedPushStream struct {
-	jsonrpc.Stream
-	session *Session
-	recv    jsonrpc.Receiver // the connection's, until start passes it on
-}
-
-// Push keeps the connection's Receiver until start.
-func (w *watchedPushStream) Push(r jsonrpc.Receiver) { w.recv = r }
-
-// start gives the stream a Receiver that notes each message, then passes
-// it to the connection's.
-func (w *watchedPushStream) start() {
-	w.Stream.(jsonrpc.PushStream).Push(watchedReceiver{Receiver: w.recv, session: w.session})
-	w.recv = nil
-}
-
-// watchedReceiver notes each message for its session before its Receiver
-// takes it in.
-type watchedReceiver struct {
-	jsonrpc.Receiver
-	session *Session
-}
-
-func (w watchedReceiver) Receive(msg jsonrpc.Message, err error) {
-	w.session.noteIncoming(msg, err)
-	w.Receiver.Receive(msg, err)
-}
-
-func (w watchedReceiver) Serve(msg jsonrpc.Message) {
-	w.session.noteIncoming(msg, nil)
-	w.Receiver.Serve(msg)
-}
-
-// noteIncoming notes the id of an initialize request, and the end of the
-// client's input.
-func (ss *Session) noteIncoming(msg jsonrpc.Message, err error) {
-	if errors.Is(err, io.EOF) {
-		ss.endHandlers(ErrClientClosed)
-	}
-	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == mcp.MethodInitialize && !req.IsNotification() {
-		ss.mu.Lock()
-		if ss.initID == "" {
-			ss.initID = req.ID.Raw()
-		}
-		ss.mu.Unlock()
-	}
 }

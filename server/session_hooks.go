@@ -95,7 +95,8 @@ func (ss *Session) Info() SessionInfo {
 	ss.lifeMu.Lock()
 	finished := ss.finished
 	ss.lifeMu.Unlock()
-	info.Final = finished && (ss.shared == nil || ss.shared.Deleted())
+	sh := ss.shared()
+	info.Final = finished && (sh == nil || sh.Deleted())
 	return info
 }
 

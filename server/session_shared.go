@@ -22,8 +22,7 @@ import (
 
 // share notes the stream's shared state and, when the session was started
 // elsewhere, takes it over: it is initialized as the stored record says.
-func (ss *Session) share(stream jsonrpc.Stream) error {
-	ss.shared, _ = stream.(transport.SharedSession)
+func (ss *Session) share() error {
 	rec := ss.stored()
 	if rec == nil {
 		return nil
@@ -63,16 +62,25 @@ func (ss *Session) tookOver() {
 // stored returns the session's state in the shared store, or nil when it
 // has none.
 func (ss *Session) stored() *sessions.Record {
-	if ss.shared == nil {
+	sh := ss.shared()
+	if sh == nil {
 		return nil
 	}
-	return ss.shared.Stored()
+	return sh.Stored()
+}
+
+// shared returns the session's stream as a transport.SharedSession, or nil
+// when it is not one.
+func (ss *Session) shared() transport.SharedSession {
+	sh, _ := ss.stream.(transport.SharedSession)
+	return sh
 }
 
 // establish stores a session initialize has just negotiated, when it is
 // shared.
 func (ss *Session) establish(ctx context.Context, p *mcp.InitializeParams, version string) error {
-	if ss.shared == nil {
+	sh := ss.shared()
+	if sh == nil {
 		return nil
 	}
 	caps, err := json.Marshal(p.Capabilities)
@@ -83,7 +91,7 @@ func (ss *Session) establish(ctx context.Context, p *mcp.InitializeParams, versi
 	if err != nil {
 		return err
 	}
-	if err := ss.shared.Established(ctx, version, caps, client); err != nil {
+	if err := sh.Established(ctx, version, caps, client); err != nil {
 		return storeError(err)
 	}
 	return nil

@@ -13,8 +13,8 @@ func (s *Server) subscribe(ctx context.Context, r *Request, p *mcp.SubscribePara
 		return nil, invalidParams("resources/subscribe needs a uri")
 	}
 	ss := r.session
-	if ss.shared != nil {
-		if err := ss.shared.Subscribe(ctx, p.URI); err != nil {
+	if sh := ss.shared(); sh != nil {
+		if err := sh.Subscribe(ctx, p.URI); err != nil {
 			return nil, storeError(err)
 		}
 	}
@@ -33,8 +33,8 @@ func (s *Server) unsubscribe(ctx context.Context, r *Request, p *mcp.Unsubscribe
 		return nil, invalidParams("resources/unsubscribe needs a uri")
 	}
 	ss := r.session
-	if ss.shared != nil {
-		if err := ss.shared.Unsubscribe(ctx, p.URI); err != nil {
+	if sh := ss.shared(); sh != nil {
+		if err := sh.Unsubscribe(ctx, p.URI); err != nil {
 			return nil, storeError(err)
 		}
 	}
