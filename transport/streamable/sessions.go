@@ -25,9 +25,17 @@ type sessionTable struct {
 
 	mu       sync.Mutex
 	m        map[string]*session
-	ofClient map[string]int // live sessions per client (session.client)
-	janitor  chan struct{}  // closed to stop the expiry goroutine; nil until started
+	ofClient map[string]clientSessions // live sessions per client (session.client)
+	janitor  chan struct{}             // closed to stop the expiry goroutine; nil until started
 	stopped  bool
+}
+
+// clientSessions counts the live sessions of one client, and holds the
+// key they share: a session takes its client's key from here rather than
+// keep the copy its initialize made (24 B per idle session, of 1.55 KB).
+type clientSessions struct {
+	key string
+	n   int
 }
 
 // create adds a session of principal, counted against client, with a
@@ -45,7 +53,7 @@ func (t *sessionTable) create(principal, client string) (*session, error) {
 	switch {
 	case t.stopped:
 		return nil, ErrShutdown
-	case perClient > 0 && t.ofClient[client] >= perClient:
+	case perClient > 0 && t.ofClient[client].n >= perClient:
 		return nil, fmt.Errorf("%w: %s holds %d sessions, the most one client may hold; end the sessions it no longer uses "+
 			"(DELETE with their Mcp-Session-Id)%s, or raise the limit (HandlerOptions.MaxSessionsPerClient; weft: --max-sessions-per-client). "+
 			"Behind a reverse proxy all unauthenticated clients share its address: authenticate them, or raise the limit",
@@ -62,10 +70,17 @@ func (t *sessionTable) create(principal, client string) (*session, error) {
 func (t *sessionTable) insertLocked(s *session) {
 	if t.m == nil {
 		t.m = make(map[string]*session)
-		t.ofClient = make(map[string]int)
+		t.ofClient = make(map[string]clientSessions)
 	}
 	t.m[s.id] = s
-	t.ofClient[s.client]++
+	c, ok := t.ofClient[s.client]
+	if ok {
+		s.client = c.key
+	} else {
+		c.key = s.client
+	}
+	c.n++
+	t.ofClient[c.key] = c
 	if t.janitor == nil && t.h.opts.SessionIdleTimeout > 0 {
 		t.janitor = make(chan struct{})
 		go t.expire(t.janitor, t.h.opts.SessionIdleTimeout)
@@ -130,7 +145,10 @@ func (t *sessionTable) end(s *session, cause error) {
 	t.mu.Lock()
 	if t.m[s.id] == s {
 		delete(t.m, s.id)
-		if t.ofClient[s.client]--; t.ofClient[s.client] <= 0 {
+		if c := t.ofClient[s.client]; c.n > 1 {
+			c.n--
+			t.ofClient[s.client] = c
+		} else {
 			delete(t.ofClient, s.client)
 		}
 	}
