@@ -207,10 +207,11 @@ func (ss *Session) watchClientTask(id string) chan struct{} {
 	ch := make(chan struct{}, 1)
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	if ss.clientTasks == nil {
-		ss.clientTasks = make(map[string][]chan struct{})
+	u := ss.useLocked()
+	if u.clientTasks == nil {
+		u.clientTasks = make(map[string][]chan struct{})
 	}
-	ss.clientTasks[id] = append(ss.clientTasks[id], ch)
+	u.clientTasks[id] = append(u.clientTasks[id], ch)
 	return ch
 }
 
@@ -218,7 +219,8 @@ func (ss *Session) watchClientTask(id string) chan struct{} {
 func (ss *Session) unwatchClientTask(id string, ch chan struct{}) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	chs := ss.clientTasks[id]
+	waiters := ss.used.clientTasks // made by watchClientTask
+	chs := waiters[id]
 	for i, c := range chs {
 		if c == ch {
 			chs = append(chs[:i], chs[i+1:]...)
@@ -226,9 +228,9 @@ func (ss *Session) unwatchClientTask(id string, ch chan struct{}) {
 		}
 	}
 	if len(chs) == 0 {
-		delete(ss.clientTasks, id)
+		delete(waiters, id)
 	} else {
-		ss.clientTasks[id] = chs
+		waiters[id] = chs
 	}
 }
 
@@ -237,7 +239,10 @@ func (ss *Session) unwatchClientTask(id string, ch chan struct{}) {
 func (ss *Session) clientTaskChanged(id string) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	for _, ch := range ss.clientTasks[id] {
+	if ss.used == nil {
+		return
+	}
+	for _, ch := range ss.used.clientTasks[id] {
 		select {
 		case ch <- struct{}{}:
 		default:

@@ -41,8 +41,6 @@ type Session struct {
 	conn      *jsonrpc.Conn
 	id        string
 	principal string
-	out       *outbox        // change notifications to send; made on the first (see postChange)
-	taskOut   *taskStatusOut // task status notifications to send; made on the first task (see taskStatusFollower)
 	// stream is Connect's: a transport.Exchanges when its requests arrive in
 	// HTTP exchanges (see exchange), a transport.SharedSession when the
 	// session's state is kept in a shared store (see shared).
@@ -67,35 +65,27 @@ type Session struct {
 	handlers      context.Context
 	cancelHandler context.CancelCauseFunc
 	handlersCause error
+	life          sessionLife // what the session hooks were told
 	closeOnce     sync.Once
 	closeErr      error
 
 	mu          sync.Mutex
 	phase       sessionPhase
-	version     string
-	caps        mcp.ClientCapabilities
-	client      mcp.Implementation
 	listChanged [featureResources + 1]bool // the lists initialize told this client may change
-	level       mcp.LoggingLevel           // from logging/setLevel; "" = no log messages
-	subs        map[string]bool            // resources/subscribe
-	initID      string                     // raw id of the initialize request, which cannot be cancelled
-	// listens are the open subscriptions/listen requests: each one's
-	// connection context, which ends once it has been answered.
-	listens map[jsonrpc.ID]context.Context
-	// clientTasks are the waiters of client-hosted tasks, by task ID (see
-	// ClientTask.Wait).
-	clientTasks map[string][]chan struct{}
-
-	takenOver bool          // the session was taken over from a shared store (see share)
-	peer      *recordedPeer // caps and client as tasks record them, encoded on the first task
+	takenOver   bool                       // the session was taken over from a shared store (see share)
 	// parentWatched: the hub closes the session when parent ends (see
 	// watchParent); guarded by the hub's mu.
 	parentWatched bool
-	life          sessionLife // what the session hooks were told
+	version       string
+	caps          mcp.ClientCapabilities
+	client        mcp.Implementation
+	level         mcp.LoggingLevel // from logging/setLevel; "" = no log messages
+	initID        string           // raw id of the initialize request, which cannot be cancelled
+	used          *sessionUse      // made on first use (see useLocked)
 }
 
 // sessionPhase is how far the legacy handshake has got.
-type sessionPhase int
+type sessionPhase uint8
 
 const (
 	phaseNew          sessionPhase = iota // no initialize answered: modern requests, initialize or ping
@@ -292,10 +282,11 @@ func (ss *Session) handlersContext() context.Context {
 // list (f != featureNone) or a resource (uri != "").
 func (ss *Session) postChange(f feature, uri string) {
 	ss.mu.Lock()
-	if ss.out == nil {
-		ss.out = newFlushingOutbox(ss.sendChanges)
+	u := ss.useLocked()
+	if u.out == nil {
+		u.out = newFlushingOutbox(ss.sendChanges)
 	}
-	out := ss.out
+	out := u.out
 	ss.mu.Unlock()
 	out.post(f, uri)
 }
@@ -304,7 +295,7 @@ func (ss *Session) postChange(f feature, uri string) {
 // runs it on a goroutine of its own while any are pending.
 func (ss *Session) sendChanges() {
 	ss.mu.Lock()
-	out := ss.out
+	out := ss.used.out // made before the outbox runs this
 	ss.mu.Unlock()
 	ctx := ss.lifetime()
 	for {
@@ -504,7 +495,7 @@ func (ss *Session) subscribed(uri string) bool {
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	return ss.subs[uri]
+	return ss.used != nil && ss.used.subs[uri]
 }
 
 // decodeNotification decodes the params of an incoming notification.

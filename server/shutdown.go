@@ -103,15 +103,16 @@ func (c *handlerContext) Value(key any) any           { return c.current().Value
 // its answer dropped); it is forgotten then.
 func (ss *Session) trackListen(ctx context.Context, id jsonrpc.ID) {
 	ss.mu.Lock()
-	if ss.listens == nil {
-		ss.listens = make(map[jsonrpc.ID]context.Context)
+	u := ss.useLocked()
+	if u.listens == nil {
+		u.listens = make(map[jsonrpc.ID]context.Context)
 	}
-	ss.listens[id] = ctx
+	u.listens[id] = ctx
 	ss.mu.Unlock()
 	context.AfterFunc(ctx, func() {
 		ss.mu.Lock()
-		if ss.listens[id] == ctx {
-			delete(ss.listens, id)
+		if u.listens[id] == ctx {
+			delete(u.listens, id)
 		}
 		ss.mu.Unlock()
 	})
@@ -124,10 +125,12 @@ func (ss *Session) trackListen(ctx context.Context, id jsonrpc.ID) {
 func (ss *Session) close(cause error) error {
 	ss.closeOnce.Do(func() {
 		ss.endHandlers(cause)
+		var open []context.Context
 		ss.mu.Lock()
-		open := make([]context.Context, 0, len(ss.listens))
-		for _, ctx := range ss.listens {
-			open = append(open, ctx)
+		if ss.used != nil {
+			for _, ctx := range ss.used.listens {
+				open = append(open, ctx)
+			}
 		}
 		ss.mu.Unlock()
 		grace := time.NewTimer(listenCloseGrace)

@@ -19,10 +19,11 @@ func (s *Server) subscribe(ctx context.Context, r *Request, p *mcp.SubscribePara
 		}
 	}
 	ss.mu.Lock()
-	if ss.subs == nil {
-		ss.subs = make(map[string]bool)
+	u := ss.useLocked()
+	if u.subs == nil {
+		u.subs = make(map[string]bool)
 	}
-	ss.subs[p.URI] = true
+	u.subs[p.URI] = true
 	ss.mu.Unlock()
 	return &mcp.EmptyResult{}, nil
 }
@@ -39,7 +40,9 @@ func (s *Server) unsubscribe(ctx context.Context, r *Request, p *mcp.Unsubscribe
 		}
 	}
 	ss.mu.Lock()
-	delete(ss.subs, p.URI)
+	if ss.used != nil {
+		delete(ss.used.subs, p.URI)
+	}
 	ss.mu.Unlock()
 	return &mcp.EmptyResult{}, nil
 }

@@ -49,14 +49,15 @@ func modernPeer(m mcp.Meta) *recordedPeer {
 func (ss *Session) recordedPeer() (*recordedPeer, error) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	if ss.peer == nil {
+	u := ss.useLocked()
+	if u.peer == nil {
 		p, err := encodePeer(ss.caps, ss.client)
 		if err != nil {
 			return nil, err
 		}
-		ss.peer = p
+		u.peer = p
 	}
-	return ss.peer, nil
+	return u.peer, nil
 }
 
 // encode returns the call as the task's params: the members json.Marshal

@@ -45,10 +45,11 @@ func (s *Server) taskStatusFollower(ss *Session, principal string) func(tasks.Ta
 		return nil
 	}
 	ss.mu.Lock()
-	if ss.taskOut == nil {
-		ss.taskOut = &taskStatusOut{ss: ss, feed: newTaskFeed(), shown: make(map[string]tasks.Task)}
+	u := ss.useLocked()
+	if u.taskOut == nil {
+		u.taskOut = &taskStatusOut{ss: ss, feed: newTaskFeed(), shown: make(map[string]tasks.Task)}
 	}
-	out := ss.taskOut
+	out := u.taskOut
 	ss.mu.Unlock()
 	return func(t tasks.Task, stopped bool) {
 		if stopped {
