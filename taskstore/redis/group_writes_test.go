@@ -198,6 +198,30 @@ func TestAGroupOfWritesSurvivesScriptsFlushed(t *testing.T) {
 	}
 }
 
+// A write made alone after Redis lost the scripts (restarted, or SCRIPT
+// FLUSH) loads its script and lands: a creation, then an update.
+func TestALoneWriteSurvivesScriptsFlushed(t *testing.T) {
+	opts := privateRedis(t)
+	client := goredis.NewClient(opts)
+	t.Cleanup(func() { client.Close() })
+	s := newStoreOn(t, client, newPrefix(t))
+	createTasks(t, s, 1) // the scripts are loaded and run once
+	flush := func() {
+		t.Helper()
+		if err := client.ScriptFlush(context.Background()).Err(); err != nil {
+			t.Fatalf("SCRIPT FLUSH: %v", err)
+		}
+	}
+	flush()
+	rec := createTasks(t, s, 1)[0]
+	flush()
+	outcome := finishAll(context.Background(), s, []*tasks.Record{rec})[0]
+	if err := <-outcome; err != nil {
+		t.Fatalf("Update after SCRIPT FLUSH: %v", err)
+	}
+	checkStatus(t, s, rec.ID, tasks.StatusCompleted)
+}
+
 // A script that fails in a pipeline (here on a task's key holding a
 // string) fails alone: the other writes of the pipeline land.
 func TestAWriteThatFailsInAPipelineFailsAlone(t *testing.T) {

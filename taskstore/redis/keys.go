@@ -44,6 +44,20 @@ func newKeys(prefix string) keys {
 	}
 }
 
+// constArgs are the values every write script takes that stay the same
+// for a Store: its constant keys, its signal channel and its expiry grace,
+// each boxed once, so that a write's command holds them without an
+// allocation each (see evalSHA).
+type constArgs struct {
+	seq, all, expiry, lease, active, signals any
+	grace                                    any // in milliseconds, as the scripts take it
+}
+
+func newConstArgs(k keys, grace time.Duration) constArgs {
+	return constArgs{seq: k.seq, all: k.all, expiry: k.expiry, lease: k.lease, active: k.active, signals: k.signals,
+		grace: strconv.FormatInt(grace.Milliseconds(), 10)}
+}
+
 // expiryMember is a task's member in the expiry set: its ID and principal,
 // so that a task whose key Redis expired by itself can be taken out of the
 // principal's sets too. The length prefix keeps any ID and principal apart.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strconv"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/weftmcp/weft/tasks"
@@ -34,7 +33,7 @@ const seenTasks = 10_000
 type Store struct {
 	client redis.UniversalClient
 	keys   keys
-	grace  string // the expiry grace in milliseconds, as the scripts take it
+	consts constArgs // what every write script takes that stays the same, boxed once
 	// seen remembers the tasks this Store last read or wrote.
 	seen *tasks.VersionCache
 	// writes runs the create and update scripts, grouped.
@@ -58,7 +57,8 @@ func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
 		return nil, err
 	}
 	preloadScripts(client, cfg.logger)
-	return &Store{client: client, keys: newKeys(cfg.prefix), grace: strconv.FormatInt(cfg.grace.Milliseconds(), 10),
+	k := newKeys(cfg.prefix)
+	return &Store{client: client, keys: k, consts: newConstArgs(k, cfg.grace),
 		seen: tasks.NewVersionCache(seenTasks), writes: newGroupWriter(client)}, nil
 }
 
@@ -107,12 +107,13 @@ func (s *Store) create(ctx context.Context, rec *tasks.Record, quota tasks.Quota
 	fields := newFieldList(recordSize(rec))
 	identityFields(&fields, rec)
 	mutableFields(&fields, nil, rec)
-	args := []any{rec.ID, quota.PerPrincipal, quota.Total, s.grace,
+	c := &s.consts
+	cmd := append(evalSHA(createScript, 8, 18),
+		k.task+rec.ID, c.seq, k.list+rec.Principal, c.expiry, c.lease, c.active, k.actives+rec.Principal, c.all,
+		rec.ID, quota.PerPrincipal, quota.Total, c.grace,
 		scoreArg(rec.ExpiresAt, !rec.ExpiresAt.IsZero()), scoreArg(rec.LeaseExpiresAt, leased(rec)),
-		expiryMember(rec.ID, rec.Principal), k.signals, msg, fields.bytes()}
-	res, err := s.writes.run(ctx, createScript,
-		[]string{k.task + rec.ID, k.seq, k.list + rec.Principal, k.expiry, k.lease, k.active, k.actives + rec.Principal, k.all},
-		args...)
+		expiryMember(rec.ID, rec.Principal), c.signals, msg, fields.bytes())
+	res, err := s.writes.run(ctx, createScript, cmd)
 	if err != nil {
 		return fmt.Errorf("redis: create task %s: %w", rec.ID, err)
 	}
@@ -221,11 +222,13 @@ func (s *Store) write(ctx context.Context, rec, stored *tasks.Record, seq int64,
 	if !rec.Status.Terminal() {
 		unfinished = "1"
 	}
-	args := []any{rec.ID, seq, stored.Version, stored.Version + 1, unfinished, s.grace,
+	c := &s.consts
+	cmd := append(evalSHA(updateScript, 5, 18),
+		k.task+rec.ID, c.expiry, c.lease, c.active, k.actives+stored.Principal,
+		rec.ID, seq, stored.Version, stored.Version+1, unfinished, c.grace,
 		scoreArg(rec.ExpiresAt, !rec.ExpiresAt.IsZero()), scoreArg(rec.LeaseExpiresAt, leased(rec)),
-		expiryMember(rec.ID, stored.Principal), k.signals, msg, set.bytes(), unset.bytes()}
-	return s.writes.run(ctx, updateScript,
-		[]string{k.task + rec.ID, k.expiry, k.lease, k.active, k.actives + stored.Principal}, args...)
+		expiryMember(rec.ID, stored.Principal), c.signals, msg, set.bytes(), unset.bytes())
+	return s.writes.run(ctx, updateScript, cmd)
 }
 
 // Delete implements tasks.Store.
