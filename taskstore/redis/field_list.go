@@ -50,7 +50,8 @@ func (l *fieldList) strHeader(n int) {
 	l.n++
 }
 
-// str appends s: a field name alone, in a list of fields to delete.
+// str appends s: a name or value of a pair, or a field name alone in a
+// list of fields to delete.
 func (l *fieldList) str(s string) {
 	l.strHeader(len(s))
 	l.buf = append(l.buf, s...)
