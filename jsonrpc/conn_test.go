@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/weftmcp/weft/internal/wirejson"
 	"github.com/weftmcp/weft/jsonrpc"
 )
 
@@ -155,6 +156,10 @@ func TestHandlerOutcomesOnTheWire(t *testing.T) {
 			return nil, fmt.Errorf("reading config: %w", sentinel)
 		case "bad-raw":
 			return stdjson.RawMessage(`{"unterminated":`), nil
+		case "vouched":
+			// Spaced, as no vouched text is, to show it is not checked
+			// and compacted again.
+			return wirejson.Vouch([]byte(`{"vouched" : [1, 2]}`)), nil
 		case "unencodable":
 			return make(chan int), nil
 		case "bad-error-data":
@@ -171,6 +176,7 @@ func TestHandlerOutcomesOnTheWire(t *testing.T) {
 		{"wrapped-rpc-error", `response id=1 error=-32602 "bad arg" data=`},
 		{"plain-error", `response id=1 error=-32603 "reading config: disk on fire" data=`},
 		{"bad-raw", `response id=1 error=-32603 "internal error: cannot encode the result of bad-raw: the raw result is not valid JSON" data=`},
+		{"vouched", `response id=1 result={"vouched" : [1, 2]}`},
 		{"bad-error-data", `response id=1 error=7 "m" data=`},
 	}
 	for _, tt := range tests {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/weftmcp/weft/internal/wirejson"
 )
 
 // inbound is an incoming request accepted for handling: queued or running.
@@ -328,10 +330,14 @@ func (c *Conn) errorObject(req *Request, err error) *Error {
 }
 
 // marshalResult encodes a handler's result for the wire. encoded is true
-// when it encoded v itself: json.Marshal writes strict, compact JSON, which
-// needs no second check when the response is written.
+// when it encoded v itself, or v is wirejson.Encoded: json.Marshal writes
+// strict, compact JSON, which needs no second check when the response is
+// written, and wirejson.Encoded is such JSON by its maker's word (the
+// server's hand-encoded task results).
 func marshalResult(v any) (raw stdjson.RawMessage, encoded bool, err error) {
 	switch r := v.(type) {
+	case wirejson.Encoded:
+		return r.Text(), true, nil
 	case stdjson.RawMessage:
 		raw = r
 	case jsontext.Value:

@@ -56,6 +56,7 @@ FUZZ_TARGETS=(
   "./mcp FuzzWithRelatedTask"
   "./mcp FuzzPlainTextEncoding"
   "./server FuzzRecordedCall"
+  "./server FuzzTaskResultEncoding"
   "./transport FuzzStdioFraming"
   "./transport/sse FuzzReader"
   "./transport/streamable FuzzPostBody"
@@ -90,8 +91,8 @@ main() {
   # -fuzztime deadline as a failure ("context deadline exceeded", no crasher
   # written; golang/go#75804, fixed in go1.27), which failed CI once. 200,000
   # executions take 5 to 10 s a target on two cores (20,000 to 40,000 a
-  # second; FuzzRecordedCall about 12,000), so 13 targets plus building each
-  # package stay near 4 minutes.
+  # second; FuzzRecordedCall about 12,000, FuzzTaskResultEncoding 5,000 to
+  # 12,000), so 14 targets plus building each package stay near 5 minutes.
   for entry in "${FUZZ_TARGETS[@]}"; do
     read -r pkg target <<<"$entry"
     stage "fuzz: $target in $pkg (${FUZZTIME:-200000x})" \

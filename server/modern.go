@@ -44,6 +44,9 @@ func (s *Server) ServeRequest(ctx context.Context, req *jsonrpc.Request, info tr
 	if err != nil {
 		return &jsonrpc.Response{ID: req.ID, Error: errorObject(err)}
 	}
+	if enc, ok := s.encodeTaskResult(res); ok {
+		return &jsonrpc.Response{ID: req.ID, Result: enc.Text()}
+	}
 	raw, err := json.Marshal(res)
 	if err != nil {
 		s.logger.Error("server: cannot encode a result", "method", req.Method, "id", req.ID, "error", err)

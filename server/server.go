@@ -114,13 +114,17 @@ type CacheHint struct {
 type Server struct {
 	info       mcp.Implementation
 	serverInfo stdjson.RawMessage // info encoded once, for _meta[MetaServerInfo]
-	opts       Options
-	logger     *slog.Logger
-	pageSize   int
-	stateTTL   time.Duration
-	states     sealer // signs requestState
-	cursors    sealer // signs pagination cursors
-	now        func() time.Time
+	// serverInfoText is serverInfo as it was encoded, apart from the bytes
+	// results share: a result's _meta value equal to it is known strict
+	// and compact (encodeTaskResult).
+	serverInfoText string
+	opts           Options
+	logger         *slog.Logger
+	pageSize       int
+	stateTTL       time.Duration
+	states         sealer // signs requestState
+	cursors        sealer // signs pagination cursors
+	now            func() time.Time
 	// timer starts the deadline of a promotion (see promotion): a channel
 	// that receives when d has passed, and a stop function.
 	timer func(d time.Duration) (<-chan time.Time, func() bool)
@@ -179,7 +183,7 @@ func New(info mcp.Implementation, opts *Options) *Server {
 	if err != nil {
 		panic("server: the server's Implementation cannot be encoded: " + err.Error())
 	}
-	s.serverInfo = raw
+	s.serverInfo, s.serverInfoText = raw, string(raw)
 	s.hub.init()
 	s.tasks.init(s.opts.Tasks)
 	s.chain = wrap.Chain(s.opts.Middleware, s.handleMessage)

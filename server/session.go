@@ -365,7 +365,14 @@ func (ss *Session) handle(ctx context.Context, req *jsonrpc.Request) (any, error
 	if err := r.readProgressToken(); err != nil {
 		return nil, err
 	}
-	return ss.srv.run(ctx, r, rt, p)
+	res, err := ss.srv.run(ctx, r, rt, p)
+	if err != nil {
+		return nil, err
+	}
+	if enc, ok := ss.srv.encodeTaskResult(res); ok {
+		return enc, nil
+	}
+	return res, nil
 }
 
 // legacyLocked sets up r as a request of this legacy session; ss.mu is held.
