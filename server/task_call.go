@@ -82,7 +82,8 @@ func (s *Server) startTask(ctx context.Context, r *Request, t *serverTool, call 
 		return tasks.Task{}, fmt.Errorf("server: recording the call of tool %q for its task: %w", t.tool.Name, err)
 	}
 	task, err := s.tasks.rt.Start(ctx, tasks.StartRequest{
-		Principal: r.principal, Method: mcp.MethodToolsCall, Name: t.tool.Name, Params: raw, TTL: ttl, Follow: follow,
+		Principal: r.principal, Method: mcp.MethodToolsCall, Name: t.tool.Name, TTL: ttl, Follow: follow,
+		Params: raw, ParamsHandedOver: true, // encode's own bytes, of the decoder's valid params
 		Local: decodedCall{call: call, params: p},
 		// The first run goes on this request's goroutine once it is answered,
 		// where the runtime allows it: no hand-off to another goroutine
