@@ -18,6 +18,22 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `
 
+// luaSignal defines signal, which publishes msg (unless it is ”) on the
+// channel, except where the channel's only subscribers are the writing
+// instance's own Bus: own is how many subscribers that is ("1"), or ” to
+// publish always. A lone instance so never receives its own writes back
+// (their signals reach its subscriptions at once, through the RelayBus),
+// which cost it a wake-up, a read and 10 allocations a signal. PUBSUB
+// NUMSUB counts the subscribers of the node it runs on: on Redis Cluster,
+// where a message reaches every node's, own is ”.
+const luaSignal = `
+local function signal(channel, msg, own)
+	if msg == '' then return end
+	if own ~= '' and redis.call('PUBSUB', 'NUMSUB', channel)[2] <= tonumber(own) then return end
+	redis.call('PUBLISH', channel, msg)
+end
+`
+
 // luaDeadline sets deadline for a task with expiry score exp (” for none),
 // as the string a command takes.
 const luaDeadline = `
@@ -31,10 +47,11 @@ end
 //
 // KEYS: task, seq, list, expiry, lease, active, principal's active, all.
 // ARGV: id, per-principal quota, total quota, grace, expiry score, lease
-// score, expiry member, signal channel, signal message (” for none), and
-// the hash's field-value pairs as a field list (field_list.go).
+// score, expiry member, signal channel, signal message (” for none), the
+// hash's field-value pairs as a field list (field_list.go), and the
+// subscribers of the channel that are the writer's own (see luaSignal).
 // Returns "exists", "limit:principal", "limit:total", or the creation number.
-var createScript = redis.NewScript(luaNow + luaDeadline + `
+var createScript = redis.NewScript(luaNow + luaDeadline + luaSignal + `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
 redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now)
 redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', now)
@@ -53,7 +70,7 @@ end
 if ARGV[6] ~= '' then redis.call('ZADD', KEYS[5], ARGV[6], ARGV[1]) end
 redis.call('ZADD', KEYS[6], deadline, ARGV[1])
 redis.call('ZADD', KEYS[7], deadline, ARGV[1])
-if ARGV[9] ~= '' then redis.call('PUBLISH', ARGV[8], ARGV[9]) end
+signal(ARGV[8], ARGV[9], ARGV[11])
 return seq
 `)
 
@@ -65,9 +82,10 @@ return seq
 // "1" if the task stays unfinished, grace, expiry score, lease score,
 // expiry member, signal channel, signal message (” for none), the
 // field-value pairs to set and the fields to delete, each as a field list
-// (field_list.go).
+// (field_list.go), and the subscribers of the channel that are the
+// writer's own (see luaSignal).
 // Returns "ok", "missing" or "stale".
-var updateScript = redis.NewScript(luaNow + luaDeadline + `
+var updateScript = redis.NewScript(luaNow + luaDeadline + luaSignal + `
 local cur = redis.call('HMGET', KEYS[1], 'seq', 'v')
 if not cur[1] then return 'missing' end
 if cur[1] ~= ARGV[2] or cur[2] ~= ARGV[3] then return 'stale' end
@@ -94,7 +112,7 @@ else
 	redis.call('ZREM', KEYS[4], ARGV[1])
 	redis.call('ZREM', KEYS[5], ARGV[1])
 end
-if ARGV[11] ~= '' then redis.call('PUBLISH', ARGV[10], ARGV[11]) end
+signal(ARGV[10], ARGV[11], ARGV[14])
 return 'ok'
 `)
 

@@ -58,7 +58,7 @@ func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
 	}
 	preloadScripts(client, cfg.logger)
 	k := newKeys(cfg.prefix)
-	return &Store{client: client, keys: k, consts: newConstArgs(k, cfg.grace),
+	return &Store{client: client, keys: k, consts: newConstArgs(k, cfg.grace, client),
 		seen: tasks.NewVersionCache(seenTasks), writes: newGroupWriter(client)}, nil
 }
 
@@ -108,11 +108,11 @@ func (s *Store) create(ctx context.Context, rec *tasks.Record, quota tasks.Quota
 	identityFields(&fields, rec)
 	mutableFields(&fields, nil, rec)
 	c := &s.consts
-	cmd := append(evalSHA(createScript, 8, 18),
+	cmd := append(evalSHA(createScript, 8, 19),
 		k.task+rec.ID, c.seq, k.list+rec.Principal, c.expiry, c.lease, c.active, k.actives+rec.Principal, c.all,
 		rec.ID, quota.PerPrincipal, quota.Total, c.grace,
 		scoreArg(rec.ExpiresAt, !rec.ExpiresAt.IsZero()), scoreArg(rec.LeaseExpiresAt, leased(rec)),
-		expiryMember(rec.ID, rec.Principal), c.signals, msg, fields.bytes())
+		expiryMember(rec.ID, rec.Principal), c.signals, msg, fields.bytes(), c.own)
 	res, err := s.writes.run(ctx, createScript, cmd)
 	if err != nil {
 		return fmt.Errorf("redis: create task %s: %w", rec.ID, err)
@@ -223,11 +223,11 @@ func (s *Store) write(ctx context.Context, rec, stored *tasks.Record, seq int64,
 		unfinished = "1"
 	}
 	c := &s.consts
-	cmd := append(evalSHA(updateScript, 5, 18),
+	cmd := append(evalSHA(updateScript, 5, 19),
 		k.task+rec.ID, c.expiry, c.lease, c.active, k.actives+stored.Principal,
 		rec.ID, seq, stored.Version, stored.Version+1, unfinished, c.grace,
 		scoreArg(rec.ExpiresAt, !rec.ExpiresAt.IsZero()), scoreArg(rec.LeaseExpiresAt, leased(rec)),
-		expiryMember(rec.ID, stored.Principal), c.signals, msg, set.bytes(), unset.bytes())
+		expiryMember(rec.ID, stored.Principal), c.signals, msg, set.bytes(), unset.bytes(), c.own)
 	return s.writes.run(ctx, updateScript, cmd)
 }
 
