@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/tasks"
@@ -133,20 +132,9 @@ func legacyStatus(t tasks.Task) (mcp.TaskStatus, string) {
 // (BenchmarkTaskLifeCost).
 func appendLegacyTask(dst []byte, t tasks.Task) ([]byte, error) {
 	status, message := legacyStatus(t)
-	var err error
-	dst = append(dst, `{"taskId":`...)
-	if dst, err = jsontext.AppendQuote(dst, t.ID); err != nil {
+	dst, err := appendTaskStatus(append(dst, '{'), t.ID, string(status), message)
+	if err != nil {
 		return dst, err
-	}
-	dst = append(dst, `,"status":`...)
-	if dst, err = jsontext.AppendQuote(dst, status); err != nil {
-		return dst, err
-	}
-	if message != "" {
-		dst = append(dst, `,"statusMessage":`...)
-		if dst, err = jsontext.AppendQuote(dst, message); err != nil {
-			return dst, err
-		}
 	}
 	dst = append(dst, `,"createdAt":"`...)
 	dst = appendWireTime(dst, t.CreatedAt)

@@ -153,6 +153,21 @@ func appendTaskTail(b []byte, ttlMember string, ttl *int64, pollMember string, p
 
 // appendTaskHead appends the members both surfaces' tasks open with.
 func appendTaskHead(b []byte, id, status, message, created, updated string) ([]byte, error) {
+	b, err := appendTaskStatus(b, id, status, message)
+	if err != nil {
+		return b, err
+	}
+	b = append(b, `,"createdAt":`...)
+	if b, err = jsontext.AppendQuote(b, created); err != nil {
+		return b, err
+	}
+	b = append(b, `,"lastUpdatedAt":`...)
+	return jsontext.AppendQuote(b, updated)
+}
+
+// appendTaskStatus appends a task's first members: its ID, status and
+// status message (omitted when empty), as both surfaces name them.
+func appendTaskStatus(b []byte, id, status, message string) ([]byte, error) {
 	var err error
 	b = append(b, `"taskId":`...)
 	if b, err = jsontext.AppendQuote(b, id); err != nil {
@@ -164,16 +179,9 @@ func appendTaskHead(b []byte, id, status, message, created, updated string) ([]b
 	}
 	if message != "" {
 		b = append(b, `,"statusMessage":`...)
-		if b, err = jsontext.AppendQuote(b, message); err != nil {
-			return b, err
-		}
+		b, err = jsontext.AppendQuote(b, message)
 	}
-	b = append(b, `,"createdAt":`...)
-	if b, err = jsontext.AppendQuote(b, created); err != nil {
-		return b, err
-	}
-	b = append(b, `,"lastUpdatedAt":`...)
-	return jsontext.AppendQuote(b, updated)
+	return b, err
 }
 
 // appendMillis appends a count of milliseconds, null when absent.
