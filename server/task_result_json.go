@@ -41,6 +41,7 @@ func (s *Server) encodeTaskResult(res any) (enc wirejson.Encoded, ok bool) {
 			b, err = appendExtTask(b, &r.ExtTask)
 		}
 		if ok && err == nil && r.TaskResult != nil {
+			// Reopen the task object, closed by appendExtTask, for its result.
 			b = append(b[:len(b)-1], `,"result":`...)
 			if b, err = jsontext.AppendFormat(b, r.TaskResult); err == nil {
 				b = append(b, '}')
