@@ -518,6 +518,10 @@ func testList(t *testing.T, open pairOpener) {
 	}
 }
 
+// concurrentInserts is how many tasks testListInserts creates while it
+// pages, beside the three it adds after each page.
+const concurrentInserts = 200
+
 func testListInserts(t *testing.T, open pairOpener) {
 	a, b := open(t)
 	before := map[string]bool{}
@@ -528,7 +532,9 @@ func testListInserts(t *testing.T, open pairOpener) {
 	var wg sync.WaitGroup
 	var insertErr error
 	wg.Go(func() {
-		for i := 0; ; i++ {
+		// Bounded, so that on a starved CPU an inserter that outpaces
+		// the pager cannot keep appending behind its cursor for ever.
+		for i := range concurrentInserts {
 			select {
 			case <-stop:
 				return
