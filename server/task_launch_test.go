@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	stdjson "encoding/json"
+	"io"
 	"testing"
 
 	"github.com/weftmcp/weft/internal/goid"
@@ -113,4 +114,72 @@ func (w *statusWriters) Write(ctx context.Context, msg jsonrpc.Message) error {
 		w.by <- goid.Current()
 	}
 	return w.Stream.Write(ctx, msg)
+}
+
+// A quick legacy task's last notifications/tasks/status goes to the
+// stream's WriteSoon when the stream has one (transport.StdioStream), to
+// go with the next message written.
+func TestLastTaskStatusIsHeldForTheNextWrite(t *testing.T) {
+	s := echoTaskServer(t)
+	clientEnd, serverEnd := transport.Pipe()
+	held := &soonRecorder{Stream: serverEnd, held: make(chan *jsonrpc.Request, 1)}
+	c := connectOver(t, s, nil, clientEnd, held).initialize(mcp.Version20251125, `{}`)
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	for range 3 {
+		var created mcp.CreateTaskResult
+		decode(t, c.mustCall(mcp.MethodToolsCall, `{"name":"echo","arguments":{"text":"hi"},"task":{}}`), &created)
+		note := receiveWithin(ctx, t, held.held, "status notification held for the next write")
+		var task mcp.Task
+		decode(t, note.Params, &task)
+		if note.Method != mcp.NotificationTasksStatus || task.TaskID != created.Task.TaskID || task.Status != mcp.TaskCompleted {
+			t.Fatalf("held %s %s; want %s of task %s, completed", note.Method, note.Params, mcp.NotificationTasksStatus, created.Task.TaskID)
+		}
+		if got := c.nextNoteOf(mcp.NotificationTasksStatus); string(got.Params) != string(note.Params) {
+			t.Fatalf("the client received %s; want the notification held", got.Params)
+		}
+	}
+}
+
+// soonRecorder is a server's end of a stream with a WriteSoon that reports
+// each message held, then writes it at once.
+type soonRecorder struct {
+	jsonrpc.Stream
+	held chan *jsonrpc.Request
+}
+
+func (w *soonRecorder) WriteSoon(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok {
+		w.held <- req
+	}
+	return w.Stream.Write(ctx, msg)
+}
+
+// Over a real stdio stream, which holds it back for the next write, the
+// last status notification still reaches a client that sends nothing
+// more (within a millisecond).
+func TestLastTaskStatusReachesAStdioClient(t *testing.T) {
+	s := echoTaskServer(t)
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	serverEnd := transport.NewStdio(toServer, fromServer)
+	clientEnd := transport.NewStdio(toClient, fromClient)
+	c := connectOver(t, s, nil, clientEnd, serverEnd).initialize(mcp.Version20251125, `{}`)
+	var created mcp.CreateTaskResult
+	decode(t, c.mustCall(mcp.MethodToolsCall, `{"name":"echo","arguments":{"text":"hi"},"task":{}}`), &created)
+	var task mcp.Task
+	decode(t, c.nextNoteOf(mcp.NotificationTasksStatus).Params, &task)
+	if task.TaskID != created.Task.TaskID || task.Status != mcp.TaskCompleted {
+		t.Fatalf("status notification of task %s, %s; want task %s, completed", task.TaskID, task.Status, created.Task.TaskID)
+	}
+}
+
+// echoTaskServer is a server with a task runtime on the memory store and
+// an echo tool that may run as a task.
+func echoTaskServer(t *testing.T) *Server {
+	s := New(mcp.Implementation{Name: "t", Version: "1"}, &Options{Tasks: newRuntime(t)})
+	AddTool(s, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *Request, in echoIn) (echoOut, error) {
+		return echoOut{Echo: in.Text}, nil
+	}, optional)
+	return s
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -13,12 +14,14 @@ import (
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/transport"
 	"github.com/weftmcp/weft/transport/streamable"
 )
 
 // BenchmarkTaskLifeCost sets a task's whole life beside plain calls of the
-// same tool, on the same server, over each transport (transport.Pipe, as
-// stdio is served, and Streamable HTTP on loopback), on each task surface,
+// same tool, on the same server, over each transport (transport.Pipe;
+// stdio over OS pipes, as a stdio server is served; and Streamable HTTP
+// on loopback), on each task surface,
 // at 1 and 32 in flight. A life is tools/call creating the task, tasks/get
 // until it has finished, and (legacy) tasks/result; the extension inlines
 // the result in tasks/get. Each life reports reqs/life (the requests it
@@ -43,6 +46,7 @@ func BenchmarkTaskLifeCost(b *testing.B) {
 		connect func(testing.TB, *Server, string, string) *testClient
 	}{
 		{"pipe", openPipe},
+		{"stdio", openStdio},
 		{"http", openHTTP},
 	}
 	surfaces := []struct{ name, version, caps string }{
@@ -178,6 +182,27 @@ func taskLife(ctx context.Context, c *testClient) (int, error) {
 // notifications drained, not kept.
 func openPipe(t testing.TB, s *Server, version, caps string) *testClient {
 	c := open(t, s, version, caps, nil)
+	go func() {
+		for range c.notes {
+		}
+	}()
+	return c
+}
+
+// openStdio connects to s over two OS pipes, each end a
+// transport.StdioStream, as a stdio server is served (the harness's stdio
+// rows), and initializes as open does; notifications are drained.
+func openStdio(t testing.TB, s *Server, version, caps string) *testClient {
+	t.Helper()
+	toServer, fromClient, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	toClient, fromServer, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := connectOver(t, s, nil, transport.NewStdio(toClient, fromClient), transport.NewStdio(toServer, fromServer)).initialize(version, caps)
 	go func() {
 		for range c.notes {
 		}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/tasks"
 )
@@ -83,7 +84,7 @@ func (o *taskStatusOut) post(t tasks.Task) {
 			// quarter of a quick legacy task's life over stdio at 32
 			// in flight (docs/decisions.md, "Task life cost").
 			o.mu.Unlock()
-			o.ss.sendTaskStatus(o.ss.lifetime(), t)
+			o.ss.sendLastTaskStatus(o.ss.lifetime(), t)
 			return
 		}
 	} else {
@@ -140,9 +141,37 @@ func (o *taskStatusOut) send() {
 // sendTaskStatus sends notifications/tasks/status with the full task,
 // without related-task _meta, which the spec says it should not carry.
 func (ss *Session) sendTaskStatus(ctx context.Context, t tasks.Task) {
+	ss.writeTaskStatus(ctx, t, false)
+}
+
+// soonWriter is a stream that can hold a message back for a moment, to go
+// with the next message it writes (transport.StdioStream.WriteSoon).
+type soonWriter interface {
+	WriteSoon(ctx context.Context, msg jsonrpc.Message) error
+}
+
+// sendLastTaskStatus is sendTaskStatus for a task's last notification,
+// which the session's stream may hold back to write with the next message
+// (soonWriter): the client's next request is as a rule about the task, and
+// its answer then carries the notification in the same write. Over stdio
+// that spares one write system call of a legacy task's life's four:
+// process CPU a life 4% less at 1 in flight and 6% at 32, client and
+// server together (BenchmarkTaskLifeCost, stdio, legacy, three
+// interleaved pairs).
+func (ss *Session) sendLastTaskStatus(ctx context.Context, t tasks.Task) {
+	ss.writeTaskStatus(ctx, t, true)
+}
+
+// writeTaskStatus sends the notification, held back by the stream if soon
+// is set and the stream can hold it.
+func (ss *Session) writeTaskStatus(ctx context.Context, t tasks.Task, soon bool) {
 	params, err := appendLegacyTask(make([]byte, 0, taskStatusSize), t)
 	if err == nil {
-		err = ss.conn.Notify(ctx, mcp.NotificationTasksStatus, stdjson.RawMessage(params))
+		if w, ok := ss.stream.(soonWriter); ok && soon {
+			err = w.WriteSoon(ctx, &jsonrpc.Request{Method: mcp.NotificationTasksStatus, Params: params})
+		} else {
+			err = ss.conn.Notify(ctx, mcp.NotificationTasksStatus, stdjson.RawMessage(params))
+		}
 	}
 	if err != nil && ctx.Err() == nil {
 		ss.srv.logger.Debug("server: could not send notifications/tasks/status", "session", ss.id, "task", t.ID, "error", err)

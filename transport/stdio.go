@@ -35,6 +35,7 @@ type StdioStream struct {
 
 	writeMu  sync.Mutex
 	writeBuf []byte // reused encoding buffer, guarded by writeMu
+	soon     soonHeld
 
 	closed atomic.Bool
 }
@@ -126,15 +127,12 @@ func lineEnding(b []byte) int {
 // Write sends msg as one line. The encoded message and its newline reach the
 // writer in a single Write call, followed by a Flush if the writer has one.
 func (s *StdioStream) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockToWrite(ctx); err != nil {
 		return err
 	}
-	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	if s.closed.Load() {
-		return fmt.Errorf("transport: writing to a closed stdio stream: %w", io.ErrClosedPipe)
-	}
-	buf, err := jsonrpc.AppendMessage(s.writeBuf[:0], msg)
+	// Messages held by WriteSoon go first, in the same write.
+	buf, err := jsonrpc.AppendMessage(append(s.writeBuf[:0], s.soon.lines...), msg)
 	if err != nil {
 		return fmt.Errorf("transport: %w", err)
 	}
@@ -142,6 +140,27 @@ func (s *StdioStream) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if cap(buf) <= keptWriteBuffer {
 		s.writeBuf = buf[:0]
 	}
+	s.soon.written()
+	return s.writeLines(buf)
+}
+
+// lockToWrite takes writeMu, unless ctx has ended or the stream is closed:
+// then it returns why, without the lock.
+func (s *StdioStream) lockToWrite(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.writeMu.Lock()
+	if s.closed.Load() {
+		s.writeMu.Unlock()
+		return fmt.Errorf("transport: writing to a closed stdio stream: %w", io.ErrClosedPipe)
+	}
+	return nil
+}
+
+// writeLines writes buf, whole lines, to the writer and flushes it if it
+// has a Flush method; writeMu is held.
+func (s *StdioStream) writeLines(buf []byte) error {
 	if _, err := s.w.Write(buf); err != nil {
 		return fmt.Errorf("transport: writing a message: %w", err)
 	}
@@ -161,6 +180,7 @@ func (s *StdioStream) Close() error {
 	if s.closed.Swap(true) {
 		return nil
 	}
+	s.flushHeldOnClose()
 	// No lock: closing the writer is what releases a Write blocked on a
 	// peer that does not read.
 	var err error
