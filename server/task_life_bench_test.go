@@ -21,14 +21,14 @@ import (
 // BenchmarkTaskLifeCost sets a task's whole life beside plain calls of the
 // same tool, on the same server, over each transport (transport.Pipe;
 // stdio over OS pipes, as a stdio server is served; and Streamable HTTP
-// on loopback), on each task surface,
-// at 1 and 32 in flight. A life is tools/call creating the task, tasks/get
-// until it has finished, and (legacy) tasks/result; the extension inlines
-// the result in tasks/get. Each life reports reqs/life (the requests it
-// took) and store-ops/life (calls on the memory store, counted by a
-// tasks.Observer so that the Runtime sees the MemoryStore as the bench
-// harness serves it, not behind a wrapper). Compare life/op with call/op × reqs/life from
-// the same run: issue 19 asks for at most 1.5×.
+// on loopback), on each task surface, at 1 and 32 in flight. A life is
+// tools/call creating the task, tasks/get until it has finished, and
+// (legacy) tasks/result; the extension inlines the result in tasks/get.
+// Each life reports reqs/life (the requests it took) and store-ops/life
+// (calls on the memory store, counted by a tasks.Observer so that the
+// Runtime sees the MemoryStore as the bench harness serves it, not behind
+// a wrapper). Compare life/op with call/op × reqs/life from the same run:
+// issue 19 asks for at most 1.5×.
 //
 //	go test ./server -run '^$' -bench TaskLifeCost -benchtime 2000x
 func BenchmarkTaskLifeCost(b *testing.B) {

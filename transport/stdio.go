@@ -125,7 +125,8 @@ func lineEnding(b []byte) int {
 }
 
 // Write sends msg as one line. The encoded message and its newline reach the
-// writer in a single Write call, followed by a Flush if the writer has one.
+// writer in a single Write call, after the messages WriteSoon holds, if
+// any, in that same call; then a Flush if the writer has one.
 func (s *StdioStream) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := s.lockToWrite(ctx); err != nil {
 		return err
