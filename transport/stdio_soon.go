@@ -53,9 +53,7 @@ func (s *StdioStream) WriteSoon(ctx context.Context, msg jsonrpc.Message) error 
 	}
 	s.soon.lines = append(lines, '\n')
 	if len(s.soon.lines) > keptWriteBuffer {
-		err := s.writeLines(s.soon.lines)
-		s.soon.written()
-		return err
+		return s.writeHeldLocked()
 	}
 	switch {
 	case s.soon.timer == nil:
@@ -73,11 +71,9 @@ func (s *StdioStream) writeHeld() {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	s.soon.armed = false
-	if len(s.soon.lines) == 0 || s.closed.Load() {
-		return
+	if !s.closed.Load() {
+		_ = s.writeHeldLocked()
 	}
-	_ = s.writeLines(s.soon.lines)
-	s.soon.written()
 }
 
 // flushHeldOnClose writes the held messages as the stream closes, unless
@@ -88,8 +84,16 @@ func (s *StdioStream) flushHeldOnClose() {
 		return
 	}
 	defer s.writeMu.Unlock()
+	_ = s.writeHeldLocked()
+}
+
+// writeHeldLocked writes the held messages, if any, on their own, and
+// empties them (stopping the timer); writeMu is held.
+func (s *StdioStream) writeHeldLocked() error {
+	var err error
 	if len(s.soon.lines) > 0 {
-		_ = s.writeLines(s.soon.lines)
+		err = s.writeLines(s.soon.lines)
 	}
 	s.soon.written()
+	return err
 }

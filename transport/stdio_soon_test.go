@@ -20,7 +20,7 @@ func notification(n int) (jsonrpc.Message, string) {
 		`{"jsonrpc":"2.0","method":"note","params":` + params + "}\n"
 }
 
-// (w *recordingWriter) written returns the writes so far.
+// written returns the writes so far.
 func (w *recordingWriter) written() []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
