@@ -6,12 +6,14 @@ import (
 	"testing"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // WithRelatedTask, whichever way it takes, answers a JSON object with every
 // member of the input kept and _meta holding the related task beside the
 // input's own _meta members; anything but an object (or an object whose
-// _meta is not one) is refused.
+// _meta is not one) is refused. AppendRelatedTask appends the same
+// answer, compacted.
 func FuzzWithRelatedTask(f *testing.F) {
 	for _, seed := range []string{`{}`, `{"a":1}`, `{"_meta":{"x":true}}`, ` {"a":[{"_meta":1}]} `,
 		`{"\u005fmeta":{}}`, `{"_meta":[]}`, `[]`, `"x"`, `{"a":"\"}"}`, `{"a":1,"a":2}`} {
@@ -28,6 +30,9 @@ func FuzzWithRelatedTask(f *testing.F) {
 		if !isObject {
 			if err == nil {
 				t.Fatalf("WithRelatedTask(%s) = %s; want an error, since the input is not an object with an object _meta", in, got)
+			}
+			if appended, err := AppendRelatedTask([]byte("["), in, "t-1"); err == nil || string(appended) != "[" {
+				t.Fatalf("AppendRelatedTask(%s) = %s, %v; want an error and nothing appended", in, appended, err)
 			}
 			return
 		}
@@ -46,6 +51,15 @@ func FuzzWithRelatedTask(f *testing.F) {
 		want["_meta"] = wantMeta
 		if !reflect.DeepEqual(output, want) {
 			t.Fatalf("WithRelatedTask(%s) = %s; want the same members with _meta %v", in, got, wantMeta)
+		}
+		// AppendRelatedTask appends the same object, compacted.
+		appended, err := AppendRelatedTask([]byte("["), in, "t-1")
+		if err != nil {
+			t.Fatalf("AppendRelatedTask(%s): %v, where WithRelatedTask gave %s", in, err, got)
+		}
+		compact, err := jsontext.AppendFormat([]byte("["), got)
+		if err != nil || string(appended) != string(compact) {
+			t.Fatalf("AppendRelatedTask(%s) = %s; want %s, WithRelatedTask's answer compacted (%v)", in, appended, compact, err)
 		}
 	})
 }

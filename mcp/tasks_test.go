@@ -185,3 +185,35 @@ func TestWithRelatedTask(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendRelatedTask(t *testing.T) {
+	const prefix = `{"result":`
+	tests := []struct{ in, want string }{
+		{`{"content":[{"type":"text","text":"…"}],"isError":false}`,
+			`{"content":[{"type":"text","text":"…"}],"isError":false,"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"786512e2"}}}`},
+		// Spaced out, as PostgreSQL's jsonb gives it back: compacted, and a
+		// newline could not break a line-framed transport.
+		{"{\n \"content\": [ {\"type\": \"text\", \"text\": \"a b\"} ],\n \"isError\": false }\n",
+			`{"content":[{"type":"text","text":"a b"}],"isError":false,"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"786512e2"}}}`},
+		{` { } `, `{"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"786512e2"}}}`},
+		{`{"_meta":{"a":1,"io.modelcontextprotocol/related-task":{"taskId":"old"}}, "action":"accept"}`,
+			`{"_meta":{"a":1,"io.modelcontextprotocol/related-task":{"taskId":"786512e2"}},"action":"accept"}`},
+		{`{"\u005fmeta": {"a": 1}}`, `{"_meta":{"a":1,"io.modelcontextprotocol/related-task":{"taskId":"786512e2"}}}`},
+	}
+	for _, tt := range tests {
+		got, err := AppendRelatedTask([]byte(prefix), []byte(tt.in), "786512e2")
+		if err != nil {
+			t.Errorf("AppendRelatedTask(%q): %v", tt.in, err)
+			continue
+		}
+		if string(got) != prefix+tt.want {
+			t.Errorf("AppendRelatedTask(%q) =\n %s\nwant\n %s", tt.in, got, prefix+tt.want)
+		}
+	}
+	for _, bad := range []string{`[]`, `"{}"`, `7`, `{"_meta":[]}`, `{"a":`, `{"a":1,"a":2}`, `{"a":1} {}`, "{\"a\":\"\xff\"}"} {
+		got, err := AppendRelatedTask([]byte(prefix), []byte(bad), "x")
+		if err == nil || string(got) != prefix {
+			t.Errorf("AppendRelatedTask(%q) = %s, %v; want the prefix alone and an error", bad, got, err)
+		}
+	}
+}

@@ -209,12 +209,16 @@ func legacyPayload(t tasks.Task) (result, error) {
 		}
 		return nil, invalidParams("Task %q was cancelled, so it has no result: %s", t.ID, msg)
 	}
-	raw, err := mcp.WithRelatedTask(t.Result, t.ID)
+	raw, err := mcp.AppendRelatedTask(make([]byte, 0, len(t.Result)+len(t.ID)+relatedMetaSize), t.Result, t.ID)
 	if err != nil {
 		return nil, jsonrpc.NewError(jsonrpc.CodeInternalError, "the task's stored result is unusable: %v", err)
 	}
 	return &rawResult{raw: jsontext.Value(raw)}, nil
 }
+
+// relatedMetaSize is room for the _meta a tasks/result answer adds to the
+// stored result, besides the task ID.
+const relatedMetaSize = len(`,"_meta":{"` + mcp.MetaRelatedTask + `":{"taskId":""}}`)
 
 // deliverInputs sends each outstanding question of the task to the
 // session's client, each on its own goroutine, and records the answers. A
@@ -309,8 +313,9 @@ func deliver(ctx context.Context, ss *Session, taskID string, raw []byte) (jsont
 	return answer, err
 }
 
-// rawResult is a result already encoded, sent as it is: a task's stored
-// result on the legacy surface (which stamps nothing on results).
+// rawResult is a result already encoded, checked and compacted
+// (mcp.AppendRelatedTask), sent as it is: a task's stored result on the
+// legacy surface (which stamps nothing on results).
 type rawResult struct {
 	raw  jsontext.Value
 	base mcp.Result // unused: legacy results carry no resultType

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	stdjson "encoding/json"
 	"fmt"
@@ -185,6 +186,41 @@ func TestLegacyTasks_ResultBlocksUntilTerminalAndCarriesRelatedTask(t *testing.T
 	if s := member(t, c.mustCall(mcp.MethodTasksGet, `{"taskId":"`+id+`"}`), "status"); s != `"completed"` {
 		t.Errorf("status %s after the result", s)
 	}
+}
+
+// A store may give a result back spaced out over lines (one keeping it as
+// JSON text might): tasks/result still sends one compact line, which a
+// stdio client reads whole, and the connection goes on.
+func TestLegacyTasks_ResultIsSentCompactWhateverTheStoreGivesBack(t *testing.T) {
+	rt := newRuntimeOn(t, indentingStore{tasks.NewMemoryStore()}, tasks.NewMemoryBus(), tasks.WithRecordCache(0))
+	g := newGate()
+	c := openStdio(t, taskServer(t, rt, g, nil), mcp.Version20251125, `{}`)
+	id := createLegacyTask(t, c, "hold", `{}`).TaskID
+	g.release()
+	raw := c.mustCall(mcp.MethodTasksResult, `{"taskId":"`+id+`"}`)
+	want := `{"content":[{"type":"text","text":"held"}],"_meta":{"` + mcp.MetaRelatedTask + `":{"taskId":"` + id + `"}}}`
+	if string(raw) != want {
+		t.Errorf("tasks/result = %s\nwant %s", raw, want)
+	}
+	if s := member(t, c.mustCall(mcp.MethodTasksGet, `{"taskId":"`+id+`"}`), "status"); s != `"completed"` {
+		t.Errorf("tasks/get after the result: status %s, want completed", s)
+	}
+}
+
+// indentingStore gives every stored result back indented over lines.
+type indentingStore struct{ tasks.Store }
+
+// Get implements tasks.Store.
+func (s indentingStore) Get(ctx context.Context, id string) (*tasks.Record, error) {
+	rec, err := s.Store.Get(ctx, id)
+	if err == nil && rec.Result != nil {
+		var spaced bytes.Buffer
+		if err := stdjson.Indent(&spaced, rec.Result, "", "  "); err != nil {
+			return nil, err
+		}
+		rec.Result = spaced.Bytes()
+	}
+	return rec, err
 }
 
 func TestLegacyTasks_ResultReturnsTheUnderlyingJSONRPCError(t *testing.T) {
