@@ -26,3 +26,17 @@ func ExampleCallToolResult_encodingJSON() {
 	// {"content":[{"type":"text","text":"72°F, partly cloudy"}]}
 	// 72°F, partly cloudy
 }
+
+// A 2025-11-25 tasks/result answer is the task's stored result with the
+// related task in its _meta. AppendRelatedTask builds it into a buffer of
+// one's own, checked and compacted whatever spacing the store kept.
+func ExampleAppendRelatedTask() {
+	stored := []byte("{\n  \"content\": [{\"type\": \"text\", \"text\": \"done\"}]\n}")
+	answer, err := mcp.AppendRelatedTask(nil, stored, "786512e2")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(answer))
+	// Output:
+	// {"content":[{"type":"text","text":"done"}],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"786512e2"}}}
+}
