@@ -19,10 +19,9 @@ import (
 // it checking the task's raw result with jsontext.AppendFormat, as
 // json.Marshal does. A legacy tasks/result answer (rawResult) was checked
 // and compacted as it was made, and is vouched for as it is. ok is false
-// for any other result, and for what
-// the hand encoding leaves to reflection (more than one _meta member,
-// outstanding input requests, an error, an unusual raw value): the caller
-// encodes res as before.
+// for any other result, and for what the hand encoding leaves to
+// reflection (more than one _meta member, outstanding input requests, an
+// error, an unusual raw value): the caller encodes res as before.
 func (s *Server) encodeTaskResult(res any) (enc wirejson.Encoded, ok bool) {
 	var (
 		b   []byte
