@@ -2,10 +2,10 @@ package client
 
 import (
 	"context"
-	stdjson "encoding/json"
 	"errors"
 	"fmt"
 
+	"github.com/weftmcp/weft/internal/wirejson"
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/tasks"
@@ -38,11 +38,12 @@ func (h *taskHost) result(ctx context.Context, req *jsonrpc.Request) (any, error
 	}
 	switch t.Status {
 	case tasks.StatusCompleted:
-		raw, err := mcp.WithRelatedTask(t.Result, t.ID)
+		// Checked and compacted once, and sent as it is.
+		raw, err := mcp.AppendRelatedTask(nil, t.Result, t.ID)
 		if err != nil {
 			return nil, fmt.Errorf("client: the result of task %s: %w", t.ID, err)
 		}
-		return stdjson.RawMessage(raw), nil
+		return wirejson.Vouch(raw), nil
 	case tasks.StatusFailed:
 		return nil, t.Error
 	}
