@@ -46,3 +46,26 @@ func TestCompareRunsFindsFiguresAndVerdictsNotReproduced(t *testing.T) {
 		t.Error("no target changed its verdict")
 	}
 }
+
+// A target whose rounds split in both runs may be met on the median in one
+// and missed in the other: no run claimed otherwise, so it is named apart
+// from what was not reproduced.
+func TestCompareRunsNamesVerdictsSplitInBothRunsApart(t *testing.T) {
+	names := []string{"weft", "bare"}
+	perSession := map[string]float64{"weft": 1500, "bare": 200}
+	// weft/bare over the rounds: 1.20×–1.26× (median 1.25×, missed) and
+	// 1.16×–1.21× (median 1.195×, met); both span the 1.2× line.
+	missed := fakeResults(names, map[string]time.Duration{"weft": 25 * time.Microsecond, "bare": 20 * time.Microsecond}, perSession)
+	met := fakeResults(names, map[string]time.Duration{"weft": 23900 * time.Nanosecond, "bare": 20 * time.Microsecond}, perSession)
+	var b strings.Builder
+	if err := writeComparison(&b, missed, met); err != nil {
+		t.Fatal(err)
+	}
+	want := "http, 1 in flight: server CPU/req ≤ 1.2× bare: split between rounds in both runs, met on the median in one"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("comparison lacks %q:\n%s", want, b.String())
+	}
+	if strings.Contains(b.String(), "not reproduced: http, 1 in flight: server CPU/req ≤ 1.2× bare") {
+		t.Errorf("a verdict split in both runs is called not reproduced:\n%s", b.String())
+	}
+}

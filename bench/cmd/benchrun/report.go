@@ -103,20 +103,14 @@ func writeReport(w io.Writer, r *results) error {
 			"sessions with a request open as in use and expires idle ones), per second of the window.")
 
 	if checks := evaluateTargets(r); len(checks) > 0 {
-		met := 0
-		for _, c := range checks {
-			if c.Met {
-				met++
-			}
-		}
-		p("\n## Targets: %d of %d met\n\nEach is decided on the median; the range shows how steady it was.\n\n", met, len(checks))
+		p("\n## Targets: %s\n\n", tallyTargets(checks))
+		p("Each is decided on the median; the range shows how steady it was. Where the rounds disagreed (the target's " +
+			"line lies within the range: some rounds met it, some did not), the verdict says so: another run may well " +
+			"decide it the other way, while a verdict every round agreed on is one a second run is expected to repeat " +
+			"(`-compare` names those it does not).\n\n")
 		p("| issue | target | measured | met |\n|---|---|---|---|\n")
 		for _, c := range checks {
-			mark := "no"
-			if c.Met {
-				mark = "yes"
-			}
-			p("| %s | %s | %s | %s |\n", c.Group, c.Target, c.Measured, mark)
+			p("| %s | %s | %s | %s |\n", c.Group, c.Target, c.Measured, c.verdict())
 		}
 	}
 
