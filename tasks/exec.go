@@ -40,17 +40,12 @@ type Exec struct {
 	progress progress
 }
 
-func newExec(rn *run, rec *Record) *Exec {
-	x := &Exec{
-		rn:        rn,
-		principal: rec.Principal,
-		method:    rec.Method,
-		name:      rec.Name,
-		params:    rec.Params,
-		runs:      rec.Runs,
-	}
-	x.progress = progress{rn: rn, interval: rn.rt.cfg.progressInterval, writing: make(chan struct{}, 1)}
-	return x
+// init sets up the Exec of run rn of the task rec.
+func (x *Exec) init(rn *run, rec *Record) {
+	x.rn = rn
+	x.principal, x.method, x.name = rec.Principal, rec.Method, rec.Name
+	x.params, x.runs = rec.Params, rec.Runs
+	x.progress = progress{rn: rn, interval: rn.rt.cfg.progressInterval}
 }
 
 // TaskID returns the task's ID.

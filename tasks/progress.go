@@ -30,6 +30,8 @@ type progress struct {
 	// time, so a stale message never lands last. A channel, not a mutex,
 	// because stop waits on it for as long as a store call takes, and a
 	// goroutine waiting on a channel is one testing/synctest can wait out.
+	// Made by the first report, under mu: most handlers never report, and
+	// a run without one has no write to wait for.
 	writing chan struct{}
 
 	mu         sync.Mutex
@@ -50,6 +52,9 @@ func (p *progress) report(msg string) {
 		return
 	}
 	p.pending, p.hasPending = msg, true
+	if p.writing == nil {
+		p.writing = make(chan struct{}, 1)
+	}
 	if p.queued || p.timer != nil {
 		return // the latest message goes with the write already due
 	}
@@ -119,9 +124,13 @@ func (p *progress) stop() {
 		p.timer.Stop()
 		p.timer = nil
 	}
+	writing := p.writing
 	p.mu.Unlock()
-	p.writing <- struct{}{}
-	<-p.writing
+	if writing == nil {
+		return // never reported: no write was ever queued
+	}
+	writing <- struct{}{}
+	<-writing
 }
 
 // progressQueue holds, in order, the tasks whose progress is due to be

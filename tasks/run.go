@@ -19,7 +19,7 @@ type run struct {
 	rt        *Runtime
 	id        string
 	fn        HandlerFunc
-	exec      *Exec
+	exec      Exec // in the run's own allocation: one fewer a task life
 	ctx       context.Context
 	cancel    context.CancelCauseFunc
 	sub       Subscription
@@ -45,7 +45,7 @@ type run struct {
 func (r *Runtime) newRun(ctx context.Context, rec *Record, fn HandlerFunc) (*run, error) {
 	runCtx, cancel := context.WithCancelCause(context.Background())
 	rn := &run{rt: r, id: rec.ID, fn: fn, ctx: runCtx, cancel: cancel, expiresAt: rec.ExpiresAt}
-	rn.exec = newExec(rn, rec)
+	rn.exec.init(rn, rec)
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
@@ -264,7 +264,7 @@ func (rn *run) call() (res Result, err error) {
 			err = fmt.Errorf("the task handler panicked: %v", p)
 		}
 	}()
-	return rn.fn(rn.ctx, rn.exec)
+	return rn.fn(rn.ctx, &rn.exec)
 }
 
 // settle records the handler's outcome as the task's terminal state, unless
