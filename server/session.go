@@ -337,7 +337,9 @@ func (ss *Session) handle(ctx context.Context, req *jsonrpc.Request) (any, error
 	if req.Method == mcp.MethodSubscriptionsListen {
 		ss.trackListen(ctx, req.ID)
 	}
-	ctx = ss.link(ctx)
+	hc := ss.link(ctx)
+	defer hc.detach()
+	ctx = hc
 	r := &Request{srv: ss.srv, via: ss, id: req.ID, method: req.Method, params: req.Params, meta: p.ParamsBase().Meta}
 	ctx, r.exchange = ss.exchange(ctx, req.ID)
 	ss.mu.Lock()

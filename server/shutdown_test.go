@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/weftmcp/weft/mcp"
@@ -257,4 +258,40 @@ func TestShutdown_HandlerContextsEndWithTheSessionOrTheirRequest(t *testing.T) {
 			t.Errorf("the session's end replaced the request's cause with %v", context.Cause(ctx))
 		}
 	})
+	// Once the handler has returned, its context ends with the request's
+	// alone: the tie to the session is undone there and then, whether the
+	// handler waited on its context or something waits on it later.
+	for _, waited := range []bool{true, false} {
+		name := "the handler returned after waiting"
+		if !waited {
+			name = "something waits after the handler returned"
+		}
+		// In a bubble, so that synctest.Wait lets any AfterFunc of the
+		// session's end run before the context is looked at.
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ss := newSession()
+				conn, cancel := context.WithCancelCause(context.Background())
+				hc := ss.link(conn)
+				if waited {
+					hc.Done()
+				}
+				hc.detach()
+				done := hc.Done()
+				ss.endHandlers(ErrClientClosed)
+				synctest.Wait()
+				select {
+				case <-done:
+					t.Fatalf("the session's end reached a returned handler's context (cause %v)", context.Cause(hc))
+				default:
+				}
+				stop := errors.New("answered")
+				cancel(stop)
+				synctest.Wait()
+				if hc.Err() == nil || context.Cause(hc) != stop {
+					t.Errorf("cause %v, want the request's", context.Cause(hc))
+				}
+			})
+		})
+	}
 }
