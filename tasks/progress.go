@@ -31,7 +31,9 @@ type progress struct {
 	// because stop waits on it for as long as a store call takes, and a
 	// goroutine waiting on a channel is one testing/synctest can wait out.
 	// Made by the first report, under mu: most handlers never report, and
-	// a run without one has no write to wait for.
+	// a run without one has no write to wait for (with the Exec inside its
+	// run, a task life's allocations 134 → 132, BenchmarkTaskLifeCost,
+	// stdio, legacy, 32 in flight).
 	writing chan struct{}
 
 	mu         sync.Mutex

@@ -19,7 +19,7 @@ type run struct {
 	rt        *Runtime
 	id        string
 	fn        HandlerFunc
-	exec      Exec // in the run's own allocation: one fewer a task life
+	exec      Exec // in the run's allocation: one allocation fewer a task life (BenchmarkTaskLifeCost)
 	ctx       context.Context
 	cancel    context.CancelCauseFunc
 	sub       Subscription
