@@ -176,7 +176,7 @@ func TestAfterResponseRefusesWhatItCannotRun(t *testing.T) {
 
 // Work left to run after a response on the read loop that says it will
 // wait, with the context of the handler that left it, has reading handed
-// off at once, without the watcher's help: the request after it is served
+// off at once, without the watch's help: the request after it is served
 // while the work waits.
 func TestWillWaitFromWorkAfterAResponseHandsOffReading(t *testing.T) {
 	servedMeanwhile := make(chan struct{})

@@ -32,7 +32,7 @@ func TestReadLoopServesRequestsMadeOneAtATime(t *testing.T) {
 }
 
 // A handler that runs long on the read loop does not hold up reading: the
-// watcher hands reading to a new goroutine, so notifications, other
+// watch hands reading to a new goroutine, so notifications, other
 // requests and a cancellation still arrive while it runs.
 func TestSlowHandlerOnTheReadLoopDoesNotHoldUpReading(t *testing.T) {
 	b := newBlocker()
@@ -59,7 +59,7 @@ func TestSlowHandlerOnTheReadLoopDoesNotHoldUpReading(t *testing.T) {
 }
 
 // A handler served by the read loop that calls the peer gets the answer
-// without the watcher's help: the call hands reading off before it waits.
+// without the watch's help: the call hands reading off before it waits.
 func TestCallFromTheReadLoopHandsOffReading(t *testing.T) {
 	var server *jsonrpc.Conn
 	outer := jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
@@ -83,7 +83,7 @@ func TestCallFromTheReadLoopHandsOffReading(t *testing.T) {
 }
 
 // A handler served by the read loop that says it will wait (for a
-// database, say) has reading handed off at once, without the watcher's
+// database, say) has reading handed off at once, without the watch's
 // help: the request after it is served while it waits.
 func TestWillWaitHandsOffReading(t *testing.T) {
 	servedMeanwhile := make(chan struct{})
@@ -236,9 +236,9 @@ func TestHandedOffReadingEndsTheConnectionOnce(t *testing.T) {
 	}
 }
 
-// The watcher ends once the read loop has served nothing for a while, so
-// an idle connection keeps only its read loop.
-func TestReadWatcherEndsWhenIdle(t *testing.T) {
+// An idle connection keeps only its read loop: nothing watches it between
+// requests.
+func TestIdleConnectionKeepsOnlyItsReadLoop(t *testing.T) {
 	before := runtime.NumGoroutine()
 	_, p := pipePeer(t, jsonrpc.ConnOptions{Handler: echoHandler})
 	p.send(request(1, "ping", ""))

@@ -2,8 +2,8 @@ package jsonrpc
 
 import "time"
 
-// SetReadWatchTick sets how often c's watcher looks at the request its read
-// loop serves; an hour keeps it from ever handing reading off in a test.
+// SetReadWatchTick sets how long c's read loop serves one request before
+// reading is handed off; an hour keeps that from happening in a test.
 func SetReadWatchTick(c *Conn, d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
