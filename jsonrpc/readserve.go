@@ -11,8 +11,8 @@ import (
 // at a time. So that a slow handler cannot hold up reading (a cancellation,
 // the response to the handler's own Call, other requests), reading passes
 // to another goroutine when the handler calls the peer, or when the
-// request has been served for a readWatchTick (see watch), or before the
-// handler waits for something slow (WillWait).
+// request has been served for a readWatchTick (see watchLocked), or
+// before the handler waits for something slow (WillWait).
 
 // readWatchTick is how long the read loop serves one request before
 // reading is taken off its goroutine.
