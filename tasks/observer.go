@@ -43,7 +43,11 @@ func (NopObserver) StoreCall(op string, elapsed time.Duration, err error) {}
 // TaskObserver is an Observer that also learns which task each status
 // change is about, for metrics labelled by tool or timed per task. The
 // Runtime calls TaskChanged in place of TaskTransition on an Observer that
-// implements it.
+// implements it. A task's changes are reported after they are written, by
+// the goroutine that wrote each, so two changes written moments apart from
+// two goroutines (an answer to a question, and the completion of the run
+// it wakes) may be reported in either order; UpdatedAt says when each was
+// written.
 type TaskObserver interface {
 	Observer
 	TaskChanged(c TaskChange)
