@@ -2,8 +2,6 @@ package otel
 
 import (
 	"context"
-	"sync"
-	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -36,7 +34,7 @@ func newTaskMetrics(meter metric.Meter) (*taskMetrics, error) {
 		return nil, err
 	}
 	inputRequired, err := meter.Float64Histogram("mcp.server.task.input_required.duration", metric.WithUnit("s"),
-		metric.WithDescription("The time a task spent waiting in input_required, once per wait."),
+		metric.WithDescription("The time a task spent waiting in input_required, once per wait, by the instance that ended the wait."),
 		metric.WithExplicitBucketBoundaries(durationBuckets...))
 	if err != nil {
 		return nil, err
@@ -48,8 +46,13 @@ func newTaskMetrics(meter metric.Meter) (*taskMetrics, error) {
 // counts the tasks this instance finished by tool and final status
 // (mcp.server.task.finished), and records their run time
 // (mcp.server.task.duration) and each wait in input_required
-// (mcp.server.task.input_required.duration). A wait is measured by the
-// instance that saw it begin and end.
+// (mcp.server.task.input_required.duration). A wait is recorded by the
+// instance that ends it (the one an answer or a cancellation reaches), from
+// the task's last change before it ended (tasks.TaskChange.PrevUpdatedAt):
+// the whole wait when the handler asks one question at a time, the time
+// since the latest question or answer when it asks several at once. The
+// observer keeps no state per task, so nothing is left behind by a wait
+// another instance began or ended.
 //
 // It also gives each task whose creating request was traced (by
 // ServerMiddleware, on any instance) a span covering the task's whole
@@ -65,9 +68,8 @@ func (i *Instrumentation) TaskObserver() tasks.TaskObserver {
 // taskObserver is the TaskObserver TaskObserver returns.
 type taskObserver struct {
 	tasks.NopObserver
-	m       *taskMetrics
-	i       *Instrumentation
-	waiting sync.Map // task ID → time.Time it entered input_required
+	m *taskMetrics
+	i *Instrumentation
 }
 
 // TaskChanged implements tasks.TaskObserver.
@@ -78,14 +80,9 @@ func (o *taskObserver) TaskChanged(c tasks.TaskChange) {
 		attrs = append(attrs, attribute.String(AttrToolName, c.Name))
 	}
 	if c.From == tasks.StatusInputRequired {
-		if entered, ok := o.waiting.LoadAndDelete(c.ID); ok {
-			o.m.inputRequired.Record(ctx, c.UpdatedAt.Sub(entered.(time.Time)).Seconds(), metric.WithAttributes(attrs...))
-		}
+		o.m.inputRequired.Record(ctx, c.UpdatedAt.Sub(c.PrevUpdatedAt).Seconds(), metric.WithAttributes(attrs...))
 	}
-	switch {
-	case c.To == tasks.StatusInputRequired:
-		o.waiting.Store(c.ID, c.UpdatedAt)
-	case c.To != "" && c.To.Terminal():
+	if c.To != "" && c.To.Terminal() {
 		o.m.runTime.Record(ctx, c.UpdatedAt.Sub(c.CreatedAt).Seconds(), metric.WithAttributes(attrs...))
 		status := append(attrs, attribute.String(AttrTaskStatus, string(c.To)))
 		if c.IsError {

@@ -142,7 +142,7 @@ func (x *Exec) claim(ctx context.Context, request json.RawMessage, canon jsontex
 	key := nextInputKey(rec.Inputs)
 	x.claimed[key] = true
 	wait := x.addWaiter(key)
-	var was Status
+	var was previous
 	rec, err = rt.mutate(ctx, x.rn.id, SignalStatus, func(rec *Record) error {
 		if rec.Status.Terminal() {
 			return &TerminalError{TaskID: rec.ID, Status: rec.Status}
@@ -150,7 +150,7 @@ func (x *Exec) claim(ctx context.Context, request json.RawMessage, canon jsontex
 		if rec.Owner != rt.cfg.instanceID {
 			return ErrLeaseLost
 		}
-		was = rec.Status
+		was = previousOf(rec)
 		rec.Inputs = append(rec.Inputs, Input{Key: key, Request: cloneRaw(request)})
 		rec.Status = StatusInputRequired
 		rec.UpdatedAt = rt.now()
@@ -164,7 +164,7 @@ func (x *Exec) claim(ctx context.Context, request json.RawMessage, canon jsontex
 		return "", nil, nil, fmt.Errorf("tasks: recording an input request: %w", err)
 	}
 	rt.audit(ctx, "input requested", rec, slog.String("key", key))
-	if was != StatusInputRequired {
+	if was.status != StatusInputRequired {
 		rt.transition(rec, was, StatusInputRequired)
 	}
 	x.rn.changed(rec)

@@ -60,7 +60,7 @@ func (r *Runtime) deleteExpired(ctx context.Context) bool {
 		for _, d := range gone {
 			rec := &Record{ID: d.ID, Principal: d.Principal, Method: d.Method, Name: d.Name}
 			r.audit(ctx, "expired", rec, slog.String("status", string(d.Status)))
-			r.transition(rec, d.Status, "")
+			r.transition(rec, previous{status: d.Status}, "")
 		}
 		if len(gone) < deleteBatch {
 			return true
@@ -74,12 +74,12 @@ func (r *Runtime) deleteExpired(ctx context.Context) bool {
 // it cancelled the task.
 func (r *Runtime) expire(ctx context.Context, id string) bool {
 	now := r.now()
-	var was Status
+	var was previous
 	rec, err := r.mutate(ctx, id, SignalCancel, func(rec *Record) error {
 		if rec.ExpiresAt.IsZero() || rec.ExpiresAt.After(now) || rec.Status.Terminal() {
 			return errUnchanged
 		}
-		was = rec.Status
+		was = previousOf(rec)
 		rec.Status = StatusCancelled
 		rec.StatusMessage = fmt.Sprintf("The task expired: its time to live of %v ran out.", rec.ExpiresAt.Sub(rec.CreatedAt))
 		rec.UpdatedAt = now

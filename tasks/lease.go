@@ -302,12 +302,12 @@ func (r *Runtime) failLost(ctx context.Context, rec *Record) {
 	} else {
 		msg += " It was not run again because its handler is not marked safe to repeat."
 	}
-	var was Status
+	var was previous
 	failed, err := r.mutate(ctx, rec.ID, SignalStatus, func(cur *Record) error {
 		if !stillLapsed(cur) {
 			return errUnchanged
 		}
-		was = cur.Status
+		was = previousOf(cur)
 		cur.Status = StatusFailed
 		cur.StatusMessage = msg
 		cur.Error = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}

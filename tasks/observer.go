@@ -71,15 +71,34 @@ type TaskChange struct {
 	// CreatedAt is when the task was created, UpdatedAt when this change
 	// was written (when it was deleted: its last change).
 	CreatedAt, UpdatedAt time.Time
+	// PrevUpdatedAt is the task's UpdatedAt before this change: for a
+	// change out of input_required, when it entered that status, or last
+	// changed while it stayed there (when the handler asked another
+	// question, or one of several was answered). It is read from the
+	// record the change was written over, so it holds on whichever
+	// instance writes the change, in whatever order changes are reported.
+	// It is zero for a creation or a deletion.
+	PrevUpdatedAt time.Time
 }
 
-// transition reports a status change of rec to the Observer.
-func (r *Runtime) transition(rec *Record, from, to Status) {
+// previous is what a status change replaced: the task's status, and when
+// its record last changed.
+type previous struct {
+	status    Status
+	updatedAt time.Time
+}
+
+// previousOf is rec's state before the change about to be written to it.
+func previousOf(rec *Record) previous { return previous{status: rec.Status, updatedAt: rec.UpdatedAt} }
+
+// transition reports a status change of rec, from was, to the Observer.
+func (r *Runtime) transition(rec *Record, was previous, to Status) {
 	o, ok := r.cfg.observer.(TaskObserver)
 	if !ok {
-		r.cfg.observer.TaskTransition(from, to)
+		r.cfg.observer.TaskTransition(was.status, to)
 		return
 	}
-	o.TaskChanged(TaskChange{ID: rec.ID, Method: rec.Method, Name: rec.Name, From: from, To: to,
-		IsError: rec.IsError, Error: rec.Error, Params: rec.Params, CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt})
+	o.TaskChanged(TaskChange{ID: rec.ID, Method: rec.Method, Name: rec.Name, From: was.status, To: to,
+		IsError: rec.IsError, Error: rec.Error, Params: rec.Params,
+		CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt, PrevUpdatedAt: was.updatedAt})
 }

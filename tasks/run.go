@@ -280,7 +280,7 @@ func (rn *run) settle(res Result, err error) {
 		ctx, cancel = context.WithTimeout(ctx, rt.cfg.lease)
 		defer cancel()
 	}
-	var was Status
+	var was previous
 	rec, werr := rt.mutate(ctx, rn.id, SignalStatus, func(rec *Record) error {
 		if rec.Status.Terminal() {
 			return &TerminalError{TaskID: rec.ID, Status: rec.Status}
@@ -288,7 +288,7 @@ func (rn *run) settle(res Result, err error) {
 		if rec.Owner != rt.cfg.instanceID {
 			return ErrLeaseLost
 		}
-		was = rec.Status
+		was = previousOf(rec)
 		applyOutcome(rec, res, err)
 		rec.UpdatedAt = rt.now()
 		return nil

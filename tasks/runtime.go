@@ -252,7 +252,7 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 		return Task{}, fmt.Errorf("tasks: creating the task: %w", err)
 	}
 	r.cache.wrote(rec, gen)
-	r.transition(rec, "", StatusWorking)
+	r.transition(rec, previous{}, StatusWorking)
 	r.audit(ctx, "created", rec, slog.Duration("ttl", r.ttl(req.TTL)))
 	// rec is this call's own, or the store's and never changed (see
 	// sharedRecords): its view needs no copy.
@@ -354,7 +354,7 @@ func (r *Runtime) List(ctx context.Context, principal, cursor string) ([]Task, s
 // produces afterwards is discarded. Cancelling a finished task returns a
 // *TerminalError naming its status.
 func (r *Runtime) Cancel(ctx context.Context, principal, id string) (Task, error) {
-	var was Status
+	var was previous
 	rec, err := r.mutate(ctx, id, SignalCancel, func(rec *Record) error {
 		if !visible(rec, principal, r.now()) {
 			return ErrNotFound
@@ -362,7 +362,7 @@ func (r *Runtime) Cancel(ctx context.Context, principal, id string) (Task, error
 		if rec.Status.Terminal() {
 			return &TerminalError{TaskID: rec.ID, Status: rec.Status}
 		}
-		was = rec.Status
+		was = previousOf(rec)
 		rec.Status = StatusCancelled
 		rec.StatusMessage = "The task was cancelled by request."
 		rec.UpdatedAt = r.now()
@@ -392,7 +392,7 @@ func (r *Runtime) Answer(ctx context.Context, principal, id string, responses ma
 			return fmt.Errorf("tasks: the response to input request %q is not valid JSON", key)
 		}
 	}
-	var was Status
+	var was previous
 	var answered []string
 	rec, err := r.mutate(ctx, id, SignalInput, func(rec *Record) error {
 		if !visible(rec, principal, r.now()) {
@@ -412,7 +412,7 @@ func (r *Runtime) Answer(ctx context.Context, principal, id string, responses ma
 		if len(answered) == 0 {
 			return errUnchanged
 		}
-		was = rec.Status
+		was = previousOf(rec)
 		if rec.Status == StatusInputRequired && !rec.Outstanding() {
 			rec.Status = StatusWorking
 		}
@@ -426,7 +426,7 @@ func (r *Runtime) Answer(ctx context.Context, principal, id string, responses ma
 		return err
 	}
 	r.audit(ctx, "input answered", rec, slog.Any("keys", answered))
-	if was != rec.Status {
+	if was.status != rec.Status {
 		r.transition(rec, was, rec.Status)
 	}
 	r.publish(ctx, id, SignalInput)

@@ -88,6 +88,13 @@ func TestTaskObserverLearnsWhichTaskChangedAndWhen(t *testing.T) {
 	if waited := out.UpdatedAt.Sub(into.UpdatedAt); waited != 7*time.Second {
 		t.Errorf("the changes into and out of input_required are %v apart, want the 7s the clock moved", waited)
 	}
+	if !out.PrevUpdatedAt.Equal(into.UpdatedAt) {
+		t.Errorf("the change out of input_required has PrevUpdatedAt %v, want %v, when the task entered it", out.PrevUpdatedAt, into.UpdatedAt)
+	}
+	if created := got[want[0]]; !created.PrevUpdatedAt.IsZero() || !into.PrevUpdatedAt.Equal(created.UpdatedAt) {
+		t.Errorf("PrevUpdatedAt is %v at the creation and %v entering input_required, want zero and the creation's %v",
+			created.PrevUpdatedAt, into.PrevUpdatedAt, created.UpdatedAt)
+	}
 	if last := got[want[3]]; !last.IsError {
 		t.Errorf("the completion of a task whose result is a tool error has IsError false: %+v", last)
 	}
