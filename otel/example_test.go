@@ -15,6 +15,7 @@ import (
 	"github.com/weftmcp/weft/mcp"
 	weftotel "github.com/weftmcp/weft/otel"
 	"github.com/weftmcp/weft/server"
+	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/transport"
 )
 
@@ -126,4 +127,55 @@ func ExampleInstrumentation_ClientMiddleware() {
 	// tools/call greet server
 	// tools/call greet client
 	// greet Ada internal
+}
+
+// A task engine measured: TaskObserver counts finished tasks by tool and
+// status and times their lives and their waits in input_required. Here a
+// task asks its client to confirm, and the wait is recorded as the answer
+// arrives.
+func ExampleInstrumentation_TaskObserver() {
+	ctx := context.Background()
+	reader := sdkmetric.NewManualReader()
+	inst, err := weftotel.New(&weftotel.Options{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
+	if err != nil {
+		log.Fatal(err)
+	}
+	rt, err := tasks.New(tasks.NewMemoryStore(), tasks.NewMemoryBus(), tasks.WithObserver(inst.TaskObserver()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer rt.Close(ctx)
+	s := server.New(mcp.Implementation{Name: "deployer", Version: "1.0.0"}, &server.Options{Tasks: rt})
+	server.AddTool(s, &mcp.Tool{Name: "deploy"}, func(ctx context.Context, r *server.Request, _ struct{}) (string, error) {
+		res, err := r.Elicit(ctx, &mcp.ElicitParams{Message: "Deploy?", RequestedSchema: &mcp.ElicitSchema{Type: "object"}})
+		if err != nil {
+			return "", err
+		}
+		return string(res.Action), nil
+	}, server.Tasks(server.TaskConfig{Support: mcp.TaskSupportRequired}))
+
+	session := connect(s, &client.Options{
+		ElicitForm: func(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: mcp.ElicitAccept, Content: mcp.JSONObject{}}, nil
+		},
+	})
+	defer session.Close()
+	if _, err := client.CallTool[string](ctx, session, "deploy", struct{}{}, client.WithTask()); err != nil {
+		log.Fatal(err)
+	}
+
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(ctx, &rm); err != nil {
+		log.Fatal(err)
+	}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if h, ok := m.Data.(metricdata.Histogram[float64]); ok && m.Name == "mcp.server.task.input_required.duration" {
+				tool, _ := h.DataPoints[0].Attributes.Value(weftotel.AttrToolName)
+				fmt.Printf("%s: %d wait, tool %s\n", m.Name, h.DataPoints[0].Count, tool.Emit())
+			}
+		}
+	}
+	// Output:
+	// mcp.server.task.input_required.duration: 1 wait, tool deploy
 }
