@@ -1,9 +1,12 @@
 package groupwrite
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -22,6 +25,7 @@ type recorder struct {
 	mu      sync.Mutex
 	groups  [][]int
 	ctxs    []context.Context
+	senders []uint64      // the goroutine that sent each group
 	hold    chan struct{} // nil: send returns at once
 	holding chan struct{} // receives when send starts holding
 }
@@ -34,6 +38,7 @@ func (r *recorder) send(ctx context.Context, group []*write) {
 	}
 	r.groups = append(r.groups, ns)
 	r.ctxs = append(r.ctxs, ctx)
+	r.senders = append(r.senders, goroutineID())
 	hold := r.hold
 	r.hold = nil // only the first group is held
 	r.mu.Unlock()
@@ -50,6 +55,19 @@ func (r *recorder) recorded() ([][]int, []context.Context) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.groups), slices.Clone(r.ctxs)
+}
+
+// goroutineID is the number the runtime gives the calling goroutine in
+// its stack traces.
+func goroutineID() uint64 {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	field := bytes.Fields(buf)[1] // "goroutine 42 [running]:"
+	id, err := strconv.ParseUint(string(field), 10, 64)
+	if err != nil {
+		panic("groupwrite test: no goroutine number in " + string(buf))
+	}
+	return id
 }
 
 type ctxKey struct{}
@@ -134,6 +152,12 @@ func TestWritesMadeWhileAGroupIsInFlightGoTogetherInGroupsOfAtMostMax(t *testing
 		}
 		if !slices.Equal(sizes, []int{2, 2, 1}) {
 			t.Fatalf("the waiting writes went in groups %v, want groups of 2, 2 and 1 (max 2)", groups[1:])
+		}
+		r.mu.Lock()
+		senders := slices.Clone(r.senders[1:])
+		r.mu.Unlock()
+		if senders[0] != senders[1] || senders[1] != senders[2] {
+			t.Fatalf("the groups of waiting writes were sent by goroutines %v, want one goroutine sending them in turn", senders)
 		}
 		slices.Sort(order)
 		if !slices.Equal(order, []int{1, 2, 3, 4, 5}) {
