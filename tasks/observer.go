@@ -69,7 +69,8 @@ type TaskChange struct {
 	// shared with the Runtime: read them during the call, never modify them.
 	Params json.RawMessage
 	// CreatedAt is when the task was created, UpdatedAt when this change
-	// was written (when it was deleted: its last change).
+	// was written. Both are zero for a deletion, which the store reports
+	// by ID, names and status alone (DeletedTask).
 	CreatedAt, UpdatedAt time.Time
 	// PrevUpdatedAt is the task's UpdatedAt before this change: for a
 	// change out of input_required, when it entered that status, or last

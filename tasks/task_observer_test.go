@@ -102,3 +102,30 @@ func TestTaskObserverLearnsWhichTaskChangedAndWhen(t *testing.T) {
 		t.Errorf("a TaskObserver got %d TaskTransition calls, want none (TaskChanged replaces it)", obs.transitions)
 	}
 }
+
+func TestTaskObserverLearnsOfADeletionByTheTasksNamesAlone(t *testing.T) {
+	c := newCluster(t)
+	obs := &changeObserver{}
+	rt := c.instance("a", tasks.WithObserver(obs), tasks.WithTTL(time.Minute, time.Hour))
+	returning(rt, "job", nil, tasks.Result{Value: raw(`{"done":true}`)}, nil)
+	task := start(t, rt, "alice", "job")
+	wait(t, rt, "alice", task.ID)
+	c.clock.Advance(time.Minute)
+	var deleted tasks.TaskChange
+	obs.wait(t, "the sweep to delete the finished task", func() bool {
+		obs.mu.Lock()
+		defer obs.mu.Unlock()
+		for _, ch := range obs.changes {
+			if ch.To == "" {
+				deleted = ch
+				return true
+			}
+		}
+		return false
+	})
+	want := tasks.TaskChange{ID: task.ID, Method: "tools/call", Name: "job", From: tasks.StatusCompleted}
+	if deleted.ID != want.ID || deleted.Method != want.Method || deleted.Name != want.Name || deleted.From != want.From ||
+		!deleted.CreatedAt.IsZero() || !deleted.UpdatedAt.IsZero() || !deleted.PrevUpdatedAt.IsZero() {
+		t.Errorf("the deletion was reported as %+v, want %+v: the task's names and last status, no times", deleted, want)
+	}
+}
