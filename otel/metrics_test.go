@@ -16,15 +16,22 @@ import (
 	"github.com/weftmcp/weft/server/servertest"
 )
 
-// histogramCounts returns the sample count of each data point of the
-// histogram name, keyed by the value of attribute key.
-func histogramCounts(t *testing.T, reader sdkmetric.Reader, name, key string) map[string]uint64 {
+// samples sums up the data points of a histogram that share an attribute
+// value.
+type samples struct {
+	count uint64
+	sum   float64
+}
+
+// histogramSamples returns the samples of the histogram name, keyed by the
+// value of attribute key.
+func histogramSamples(t *testing.T, reader sdkmetric.Reader, name, key string) map[string]samples {
 	t.Helper()
 	var rm metricdata.ResourceMetrics
 	if err := reader.Collect(context.Background(), &rm); err != nil {
 		t.Fatal(err)
 	}
-	counts := map[string]uint64{}
+	out := map[string]samples{}
 	for _, sm := range rm.ScopeMetrics {
 		for _, m := range sm.Metrics {
 			h, ok := m.Data.(metricdata.Histogram[float64])
@@ -33,11 +40,13 @@ func histogramCounts(t *testing.T, reader sdkmetric.Reader, name, key string) ma
 			}
 			for _, p := range h.DataPoints {
 				v, _ := p.Attributes.Value(attribute.Key(key))
-				counts[v.Emit()] += p.Count
+				s := out[v.Emit()]
+				s.count, s.sum = s.count+p.Count, s.sum+p.Sum
+				out[v.Emit()] = s
 			}
 		}
 	}
-	return counts
+	return out
 }
 
 func TestOperationAndSessionDurationsAreRecorded(t *testing.T) {
@@ -62,7 +71,7 @@ func TestOperationAndSessionDurationsAreRecorded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := histogramCounts(t, reader, "mcp.server.operation.duration", weftotel.AttrToolName)["noop"]; got != 3 {
+	if got := histogramSamples(t, reader, "mcp.server.operation.duration", weftotel.AttrToolName)["noop"].count; got != 3 {
 		t.Errorf("mcp.server.operation.duration has %d samples for tool noop, want 3", got)
 	}
 	cs.Close()
@@ -71,7 +80,7 @@ func TestOperationAndSessionDurationsAreRecorded(t *testing.T) {
 	case <-time.After(servertest.Timeout):
 		t.Fatalf("the session did not end within %v of the client closing", servertest.Timeout)
 	}
-	if got := histogramCounts(t, reader, "mcp.server.session.duration", weftotel.AttrProtocolVersion)["2025-11-25"]; got != 1 {
+	if got := histogramSamples(t, reader, "mcp.server.session.duration", weftotel.AttrProtocolVersion)["2025-11-25"].count; got != 1 {
 		t.Errorf("mcp.server.session.duration has %d samples for 2025-11-25, want 1", got)
 	}
 }

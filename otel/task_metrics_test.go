@@ -7,9 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
-	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	weftotel "github.com/weftmcp/weft/otel"
 	"github.com/weftmcp/weft/server/servertest"
@@ -44,30 +42,6 @@ func waitChange(t *testing.T, changes chan tasks.TaskChange, from, to tasks.Stat
 			t.Fatalf("no change %q → %q reported within %v", from, to, servertest.Timeout)
 		}
 	}
-}
-
-// histogram returns the count and sum of histogram name's data points
-// whose attribute key is value.
-func histogram(t *testing.T, reader sdkmetric.Reader, name string, key attribute.Key, value string) (count uint64, sum float64) {
-	t.Helper()
-	var rm metricdata.ResourceMetrics
-	if err := reader.Collect(context.Background(), &rm); err != nil {
-		t.Fatal(err)
-	}
-	for _, sm := range rm.ScopeMetrics {
-		for _, m := range sm.Metrics {
-			h, ok := m.Data.(metricdata.Histogram[float64])
-			if !ok || m.Name != name {
-				continue
-			}
-			for _, p := range h.DataPoints {
-				if v, _ := p.Attributes.Value(key); v.Emit() == value {
-					count, sum = count+p.Count, sum+p.Sum
-				}
-			}
-		}
-	}
-	return count, sum
 }
 
 // A task asks on the instance running it and is answered through another,
@@ -117,13 +91,13 @@ func TestAWaitInInputRequiredIsRecordedByTheInstanceThatEndsIt(t *testing.T) {
 	waitChange(t, a.changes, tasks.StatusWorking, tasks.StatusCompleted)
 
 	const name = "mcp.server.task.input_required.duration"
-	if count, sum := histogram(t, b.reader, name, weftotel.AttrToolName, "deploy"); count != 1 || sum != 7 {
-		t.Errorf("instance b, which the answer reached, recorded %d waits of %vs in all; want 1 of 7s", count, sum)
+	if got := histogramSamples(t, b.reader, name, weftotel.AttrToolName)["deploy"]; got.count != 1 || got.sum != 7 {
+		t.Errorf("instance b, which the answer reached, recorded %d waits of %vs in all; want 1 of 7s", got.count, got.sum)
 	}
-	if count, _ := histogram(t, a.reader, name, weftotel.AttrToolName, "deploy"); count != 0 {
-		t.Errorf("instance a, which saw only the wait begin, recorded %d waits; want none", count)
+	if got := histogramSamples(t, a.reader, name, weftotel.AttrToolName)["deploy"]; got.count != 0 {
+		t.Errorf("instance a, which saw only the wait begin, recorded %d waits; want none", got.count)
 	}
-	if count, sum := histogram(t, a.reader, "mcp.server.task.duration", weftotel.AttrToolName, "deploy"); count != 1 || sum != 7 {
-		t.Errorf("instance a, which ran the task to completion, recorded %d task durations of %vs in all; want 1 of 7s", count, sum)
+	if got := histogramSamples(t, a.reader, "mcp.server.task.duration", weftotel.AttrToolName)["deploy"]; got.count != 1 || got.sum != 7 {
+		t.Errorf("instance a, which ran the task to completion, recorded %d task durations of %vs in all; want 1 of 7s", got.count, got.sum)
 	}
 }
