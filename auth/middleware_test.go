@@ -489,8 +489,7 @@ func TestMiddleware_VerifierFailureIs503AndNeverLogsTheToken(t *testing.T) {
 
 func TestMiddleware_ChecksWhatCustomVerifiersReturn(t *testing.T) {
 	var info auth.TokenInfo
-	var p *protected
-	p = newProtected(t, auth.Config{
+	p := newProtected(t, auth.Config{
 		AuthorizationServers: []string{"https://as.example.com"},
 		Verifier: auth.VerifierFunc(func(ctx context.Context, tok string) (*auth.TokenInfo, error) {
 			i := info

@@ -447,7 +447,7 @@ func (c *Conn) writeTelling(ctx context.Context, msg Message) (reached bool, err
 // (CancelInbound suppresses the response instead), so the handler's context
 // never has to make its Done channel; ctx still reaches the stream.
 func (c *Conn) writeResponse(ctx context.Context, resp *Response) error {
-	if err := c.takeWriteTurn(nil); err != nil {
+	if err := c.takeWriteTurn(context.Background()); err != nil {
 		return err
 	}
 	defer c.passWriteTurn()
@@ -459,11 +459,11 @@ func (c *Conn) writeResponse(ctx context.Context, resp *Response) error {
 
 // takeWriteTurn waits until no other message is being written and takes
 // the turn to write one, which the caller passes on with passWriteTurn. It
-// returns ctx's error if ctx (when not nil) ends first, and the
-// connection's error if the connection ends first. The channel the turn is
-// passed on through, and the contexts' Done channels, are made only when
-// writers contend, so a connection that writes one message at a time holds
-// none of them.
+// returns ctx's error if ctx ends first (context.Background never does),
+// and the connection's error if the connection ends first. The channel
+// the turn is passed on through, and the contexts' Done channels, are made
+// only when writers contend, so a connection that writes one message at a
+// time holds none of them.
 func (c *Conn) takeWriteTurn(ctx context.Context) error {
 	c.mu.Lock()
 	if !c.writing {
@@ -477,14 +477,10 @@ func (c *Conn) takeWriteTurn(ctx context.Context) error {
 	turn := c.writeTurn
 	c.waiting++
 	c.mu.Unlock()
-	var giveUp <-chan struct{}
-	if ctx != nil {
-		giveUp = ctx.Done()
-	}
 	var err error
 	select {
 	case <-turn:
-	case <-giveUp:
+	case <-ctx.Done():
 		err = ctx.Err()
 	case <-c.ctx.Done():
 		err = c.endedErr()

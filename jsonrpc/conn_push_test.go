@@ -17,7 +17,6 @@ import (
 // transport with goroutines of its own would.
 type pushedStream struct {
 	jsonrpc.Stream
-	read sync.Once // Read must not be called on a PushStream
 }
 
 func (s *pushedStream) Push(r jsonrpc.Receiver) {

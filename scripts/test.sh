@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Runs every test of the project: all Go modules of the workspace under -race,
-# a bounded fuzz of every decoder (FUZZ_TARGETS), the official MCP conformance
-# suite, and the interoperation tests with the TypeScript SDK (installed by
-# the tests themselves into .cache/); in CI (CI=true), also a stress pass of
-# the most concurrent packages under CPU contention (scripts/stress.sh;
-# STRESS=1 runs it anywhere, STRESS=0 skips it). CI calls this through
-# .ci/run.
+# Runs every test of the project: all Go modules of the workspace under go
+# vet, staticcheck and go test -race, a bounded fuzz of every decoder
+# (FUZZ_TARGETS), the official MCP conformance suite, and the interoperation
+# tests with the TypeScript SDK (installed by the tests themselves into
+# .cache/); in CI (CI=true), also a stress pass of the most concurrent
+# packages under CPU contention (scripts/stress.sh; STRESS=1 runs it
+# anywhere, STRESS=0 skips it). CI calls this through .ci/run.
 #
 # Every stage runs, whatever failed before it; the script ends with a summary
 # of the stages that failed and exits 1 if any did.
@@ -47,6 +47,9 @@ install_package() {
   fi
 }
 
+# STATICCHECK_VERSION is the staticcheck the lint stages run.
+STATICCHECK_VERSION=v0.8.2
+
 # FUZZ_TARGETS are the fuzz targets of the decoders and of the encoders
 # that stand in for a general path, "package target" each.
 FUZZ_TARGETS=(
@@ -77,12 +80,23 @@ main() {
   # HAProxy for the interop tests of a weft cluster behind a load balancer.
   command -v haproxy >/dev/null 2>&1 || install_package haproxy "the load-balancer interop tests"
 
+  # staticcheck, at a fixed version (a newer one may bring new checks that
+  # fail a build nobody changed): it finds what go vet does not, unused code
+  # above all. Its exceptions are //lint:ignore comments at the lines, each
+  # with its reason.
+  local staticcheck=$PWD/.cache/bin/staticcheck
+  if ! [ -x "$staticcheck" ] || ! "$staticcheck" -version | grep -qF "(${STATICCHECK_VERSION#v})"; then
+    stage "install staticcheck $STATICCHECK_VERSION" \
+      env GOBIN="$PWD/.cache/bin" go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
+  fi
+
   # -timeout bounds each test binary, to end a hang: 30 minutes, since
   # cmd/weft's (which starts weft processes by the hundred) took 382 s at
   # a load average of 12 (the busy loops of scripts/busy.sh and a build).
   for dir in $(go list -m -f '{{.Dir}}'); do
     rel=.${dir#"$PWD"}
     stage "go vet: $rel" bash -c 'cd "$1" && go vet ./...' _ "$dir"
+    stage "staticcheck: $rel" bash -c 'cd "$1" && "$2" ./...' _ "$dir" "$staticcheck"
     stage "go test -race: $rel" bash -c 'cd "$1" && go test -race -count=1 -timeout 30m ./...' _ "$dir"
   done
 

@@ -59,7 +59,7 @@ func TestCachedRecordsAreNeverChanged(t *testing.T) {
 			handed.keep(rec)
 			return rec
 		}
-		if peek() == peek() {
+		if first, second := peek(), peek(); first == second {
 			sameCopies++
 		}
 	})

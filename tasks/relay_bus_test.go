@@ -18,8 +18,7 @@ type channel struct {
 }
 
 func (c *channel) join() *tasks.RelayBus {
-	var b *tasks.RelayBus
-	b = tasks.NewRelayBus(func(_ context.Context, msg string) error {
+	b := tasks.NewRelayBus(func(_ context.Context, msg string) error {
 		c.mu.Lock()
 		buses := append([]*tasks.RelayBus(nil), c.buses...)
 		c.mu.Unlock()

@@ -29,7 +29,7 @@ func dpopThumbprint(r *http.Request, endpoint string) (string, error) {
 	default:
 		return "", errors.New("more than one DPoP header")
 	}
-	jws, err := jose.ParseSigned(proofs[0], dpopAlgorithms)
+	jws, err := jose.ParseSignedCompact(proofs[0], dpopAlgorithms)
 	if err != nil || len(jws.Signatures) != 1 {
 		return "", fmt.Errorf("the DPoP proof is not a JWS: %v", err)
 	}

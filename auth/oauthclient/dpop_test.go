@@ -39,7 +39,7 @@ func checkDPoPProof(h http.Header, method, target string) (dpopProofClaims, stri
 	if len(values) != 1 {
 		return c, "", fmt.Errorf("want one DPoP header, got %d", len(values))
 	}
-	jws, err := jose.ParseSigned(values[0], []jose.SignatureAlgorithm{jose.ES256})
+	jws, err := jose.ParseSignedCompact(values[0], []jose.SignatureAlgorithm{jose.ES256})
 	if err != nil {
 		return c, "", fmt.Errorf("the proof is not a JWS: %w", err)
 	}

@@ -512,7 +512,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // proofKeyThumbprint verifies a DPoP proof's signature with its embedded
 // key and returns the key's RFC 7638 thumbprint.
 func proofKeyThumbprint(proof string) (string, error) {
-	jws, err := jose.ParseSigned(proof, []jose.SignatureAlgorithm{jose.ES256})
+	jws, err := jose.ParseSignedCompact(proof, []jose.SignatureAlgorithm{jose.ES256})
 	if err != nil {
 		return "", err
 	}

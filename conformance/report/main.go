@@ -12,6 +12,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -40,7 +41,7 @@ func run(args []string) error {
 		return err
 	}
 	if *outDir == "" || *baselinePath == "" || fl.NArg() == 0 {
-		return fmt.Errorf("usage: report -out DIR -baseline FILE [-results FILE] RUN...")
+		return errors.New("usage: report -out DIR -baseline FILE [-results FILE] RUN [RUN ...]")
 	}
 	f, err := os.Open(*baselinePath)
 	if err != nil {

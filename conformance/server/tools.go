@@ -65,6 +65,7 @@ func addContentTools(s *server.Server) {
 		func(context.Context, *server.Request, stdjson.RawMessage) (*mcp.CallToolResult, error) {
 			// A plain error becomes a tool result with isError set, which is
 			// what tools-call-error expects (not a JSON-RPC error).
+			//lint:ignore ST1005 the text becomes the tool result a person reads, not an error wrapped by callers
 			return nil, errors.New("This tool intentionally returns an error for testing")
 		})
 

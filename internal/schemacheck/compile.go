@@ -486,5 +486,5 @@ func smallInteger(v []byte) (float64, bool) {
 // mayOverflow reports whether a JSON number literal could be beyond the
 // range of float64: only one with an exponent or with more than 308 digits.
 func mayOverflow(v []byte) bool {
-	return len(v) > 308 || bytes.IndexAny(v, "eE") >= 0
+	return len(v) > 308 || bytes.ContainsAny(v, "eE")
 }

@@ -51,33 +51,35 @@ type (
 	}
 	person struct {
 		base
-		Name     string                `json:"name"`
-		Age      int                   `json:"age,omitempty"`
-		Small    int8                  `json:"small,omitempty"`
-		Byte     uint8                 `json:"byte,omitempty"`
-		Short    int16                 `json:"short,omitempty"`
-		UShort   uint16                `json:"ushort,omitempty"`
-		Int32    int32                 `json:"int32,omitempty"`
-		Uint32   uint32                `json:"uint32,omitempty"`
-		Uint     uint                  `json:"uint,omitempty"`
-		Score    float64               `json:"score,omitempty"`
-		Ratio    float32               `json:"ratio,omitzero"`
-		Admin    bool                  `json:"admin,omitempty"`
-		Tags     []string              `json:"tags,omitempty"`
-		Pair     [2]int                `json:"pair,omitzero"`
-		Home     *address              `json:"home,omitempty"`
-		Work     address               `json:"work"`
-		Labels   map[string]string     `json:"labels,omitempty"`
-		Extra    any                   `json:"extra,omitempty"`
-		When     time.Time             `json:"when,omitzero"`
-		Matrix   [][]float64           `json:"matrix,omitempty"`
-		Offices  map[string][]*address `json:"offices,omitempty"`
-		Level    slog.Level            `json:"level,omitzero"`
-		Big      *big.Int              `json:"big,omitempty"`
-		Ignored  string                `json:"-"`
-		Dash     string                `json:"-,omitempty"`
-		NoTag    string
-		Flags    *[]*bool `json:"flags,omitempty"`
+		Name    string                `json:"name"`
+		Age     int                   `json:"age,omitempty"`
+		Small   int8                  `json:"small,omitempty"`
+		Byte    uint8                 `json:"byte,omitempty"`
+		Short   int16                 `json:"short,omitempty"`
+		UShort  uint16                `json:"ushort,omitempty"`
+		Int32   int32                 `json:"int32,omitempty"`
+		Uint32  uint32                `json:"uint32,omitempty"`
+		Uint    uint                  `json:"uint,omitempty"`
+		Score   float64               `json:"score,omitempty"`
+		Ratio   float32               `json:"ratio,omitzero"`
+		Admin   bool                  `json:"admin,omitempty"`
+		Tags    []string              `json:"tags,omitempty"`
+		Pair    [2]int                `json:"pair,omitzero"`
+		Home    *address              `json:"home,omitempty"`
+		Work    address               `json:"work"`
+		Labels  map[string]string     `json:"labels,omitempty"`
+		Extra   any                   `json:"extra,omitempty"`
+		When    time.Time             `json:"when,omitzero"`
+		Matrix  [][]float64           `json:"matrix,omitempty"`
+		Offices map[string][]*address `json:"offices,omitempty"`
+		Level   slog.Level            `json:"level,omitzero"`
+		Big     *big.Int              `json:"big,omitempty"`
+		Ignored string                `json:"-"`
+		//lint:ignore SA5008 a field named "-" is a case the schema generator must get right
+		Dash  string `json:"-,omitempty"`
+		NoTag string
+		Flags *[]*bool `json:"flags,omitempty"`
+		//lint:ignore U1000 an unexported field, which the schema must leave out
 		internal int
 	}
 	pointers struct {

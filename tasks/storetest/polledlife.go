@@ -76,7 +76,7 @@ func BenchPolledTaskLife(b *testing.B, store tasks.Store, bus tasks.Bus, inFligh
 func life(ctx context.Context, rt *tasks.Runtime, principal string, polls *atomic.Int64) error {
 	task, err := rt.Start(ctx, tasks.StartRequest{Principal: principal, Method: "tools/call", Name: "echo"})
 	if err != nil {
-		return fmt.Errorf("Start: %w", err)
+		return fmt.Errorf("starting a task: %w", err)
 	}
 	for !task.Status.Terminal() {
 		// A client's next poll comes after a round trip, which pollRoundTrip
@@ -87,11 +87,11 @@ func life(ctx context.Context, rt *tasks.Runtime, principal string, polls *atomi
 		time.Sleep(pollRoundTrip)
 		polls.Add(1)
 		if task, err = rt.Poll(ctx, principal, task.ID); err != nil {
-			return fmt.Errorf("Poll: %w", err)
+			return fmt.Errorf("polling a task: %w", err)
 		}
 	}
 	if _, err := rt.Get(ctx, principal, task.ID); err != nil {
-		return fmt.Errorf("Get of the result: %w", err)
+		return fmt.Errorf("getting the finished task: %w", err)
 	}
 	return nil
 }

@@ -49,14 +49,14 @@ func BenchTaskLife(b *testing.B, open func(b *testing.B) (tasks.Store, tasks.Bus
 				task, err := rt.Start(ctx, tasks.StartRequest{Principal: "bench", Method: "tools/call", Name: "echo",
 					Params: json.RawMessage(`{"name":"echo","arguments":{}}`)})
 				if err != nil {
-					return fmt.Errorf("Start: %w", err)
+					return fmt.Errorf("starting a task: %w", err)
 				}
 				if _, err := rt.Get(ctx, "bench", task.ID); err != nil {
-					return fmt.Errorf("Get: %w", err)
+					return fmt.Errorf("getting a task: %w", err)
 				}
 				done, err := rt.Wait(ctx, "bench", task.ID)
 				if err != nil {
-					return fmt.Errorf("Wait: %w", err)
+					return fmt.Errorf("waiting for the task: %w", err)
 				}
 				if done.Status != tasks.StatusCompleted {
 					return fmt.Errorf("the task ended %s, want completed", done.Status)

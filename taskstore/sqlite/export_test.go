@@ -1,6 +1,9 @@
 package sqlite
 
-import "path/filepath"
+import (
+	"fmt"
+	"path/filepath"
+)
 
 // sharedWriterOf returns the writer of the file at path open in this
 // process, if any.
@@ -34,4 +37,16 @@ func WriterCounts(path string) (commits, writes int64) {
 		return sw.commits.Load(), sw.writes.Load()
 	}
 	return 0, 0
+}
+
+// WriterBusyTimeout returns the busy timeout, in milliseconds, of the
+// connection the writer of the file at path writes with.
+func WriterBusyTimeout(path string) (int, error) {
+	sw, ok := sharedWriterOf(path)
+	if !ok {
+		return 0, fmt.Errorf("no writer of %s is open in this process", path)
+	}
+	var ms int
+	err := sw.db.QueryRow(`PRAGMA busy_timeout`).Scan(&ms)
+	return ms, err
 }

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+
+	sqlitedriver "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Group commit. Every write of a process to a file (its Stores', its
@@ -165,7 +168,7 @@ func (w *writer) commit(batch []*writeRequest) {
 	}
 	tx, err := w.db.BeginTx(ctx, nil)
 	if err != nil {
-		w.failAll(live, "starting a write transaction on", err)
+		w.failAll(live, "starting a write transaction on", explainBusy(err))
 		return
 	}
 	errs := make([]error, len(live))
@@ -234,6 +237,16 @@ func (w *writer) failAll(live []*writeRequest, step string, err error) {
 	for _, req := range live {
 		req.done <- fmt.Errorf("sqlite: %s: %s %s: %w", req.op, step, w.path, err)
 	}
+}
+
+// explainBusy adds to SQLite's "database is locked" what it means for a
+// write transaction that could not begin, and what to change.
+func explainBusy(err error) error {
+	var e *sqlitedriver.Error
+	if errors.As(err, &e) && e.Code()&0xff == sqlite3.SQLITE_BUSY {
+		return fmt.Errorf("another connection (another process) held the file's write lock for longer than the busy timeout, which WithBusyTimeout sets: %w", err)
+	}
+	return err
 }
 
 // setSync sets the connection's durability for the next commit, when it

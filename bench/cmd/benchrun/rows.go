@@ -103,9 +103,6 @@ type selection struct {
 	Stores   []string
 }
 
-// has reports whether section s is selected.
-func (sel selection) has(s section) bool { return slices.Contains(sel.Sections, s) }
-
 // plan lists the rows of one round in the order they run. Each section
 // goes cell by cell, and within a cell the implementations take turns in an
 // order that rotates with the round, so no implementation always goes
