@@ -31,6 +31,7 @@ type InsufficientScopeError struct {
 	ResourceMetadata string
 }
 
+// Error implements error.
 func (e *InsufficientScopeError) Error() string {
 	return fmt.Sprintf("the access token lacks scope %q; authorize again with scope %q",
 		strings.Join(e.Missing, " "), strings.Join(e.Required, " "))

@@ -21,6 +21,7 @@ type refusal struct {
 	noHandler bool // the refusal wraps ErrNoHandler
 }
 
+// Error implements error.
 func (r *refusal) Error() string { return r.msg }
 
 // Unwrap returns ErrNoHandler for a missing handler, and nil otherwise.

@@ -76,12 +76,14 @@ type ClientTaskRequests struct {
 	Elicitation *ElicitationTaskRequests `json:"elicitation,omitzero"`
 }
 
-// SamplingTaskRequests: sampling/createMessage may be task-augmented.
+// SamplingTaskRequests says that sampling/createMessage may be
+// task-augmented.
 type SamplingTaskRequests struct {
 	CreateMessage JSONObject `json:"createMessage,omitzero"`
 }
 
-// ElicitationTaskRequests: elicitation/create may be task-augmented.
+// ElicitationTaskRequests says that elicitation/create may be
+// task-augmented.
 type ElicitationTaskRequests struct {
 	Create JSONObject `json:"create,omitzero"`
 }
@@ -139,7 +141,7 @@ type ServerTaskRequests struct {
 	Tools *ToolsTaskRequests `json:"tools,omitzero"`
 }
 
-// ToolsTaskRequests: tools/call may be task-augmented.
+// ToolsTaskRequests says that tools/call may be task-augmented.
 type ToolsTaskRequests struct {
 	Call JSONObject `json:"call,omitzero"`
 }

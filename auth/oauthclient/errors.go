@@ -41,6 +41,7 @@ type OAuthError struct {
 	Description string
 }
 
+// Error implements error.
 func (e *OAuthError) Error() string {
 	s := fmt.Sprintf("%s refused the request: %s", e.Endpoint, e.Code)
 	if e.StatusCode != 0 {

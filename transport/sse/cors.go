@@ -10,7 +10,7 @@ import (
 // MCP credentials travel in headers the page sets itself, never in cookies,
 // so the endpoint grants no credentials (Access-Control-Allow-Credentials is
 // never sent).
-//
+
 // AllowCORS sets the CORS headers of the response to r, which has passed
 // the policy's Check: the origin is allowed, and expose names the response
 // headers the page may read (for MCP: the session ID, the protocol version

@@ -78,6 +78,7 @@ type RefusedError struct {
 	Body string
 }
 
+// Error implements error.
 func (e *RefusedError) Error() string {
 	msg := fmt.Sprintf("websocket: %s refused the connection with %d %s", e.URL, e.StatusCode, http.StatusText(e.StatusCode))
 	if e.Body != "" {

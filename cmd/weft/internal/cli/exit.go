@@ -41,6 +41,7 @@ type exitError struct {
 	err  error
 }
 
+// Error implements error.
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
