@@ -55,12 +55,20 @@ func TestTwoProcessesShareOneFile(t *testing.T) {
 		t.Fatalf("starting the second process: %v", err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	lines := make(chan string)
+	// The reader stops when the test ends (cleanups run last registered
+	// first: before the kill), though the child says more than the test
+	// reads; otherwise it waited on its send for good, one goroutine a run.
+	lines, ended := make(chan string), make(chan struct{})
+	t.Cleanup(func() { close(ended) })
 	go func() {
 		defer close(lines)
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			lines <- sc.Text()
+			select {
+			case lines <- sc.Text():
+			case <-ended:
+				return
+			}
 		}
 	}()
 	expect := func(prefix string) string {
