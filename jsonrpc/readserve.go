@@ -227,7 +227,23 @@ func (c *Conn) readAgain(linger **time.Timer) bool {
 // call it. Work the handler left to run after its response
 // (AfterResponse) may call it with the handler's ctx, as before a wait of
 // its own. Call calls it; for any other ctx it does nothing.
-func WillWait(ctx context.Context) {
+func WillWait(ctx context.Context) { willWait(ctx, false) }
+
+// MayWait is WillWait for a wait that is usually short, a store's round
+// trip say, which holds up reading only for a peer making requests one at
+// a time (as most stdio clients do): reading passes on at once when
+// another of the connection's requests is being handled or waits for a
+// handler slot, or when more input has been read ahead already (a
+// ReadAheadStream's buffer); otherwise the read loop's goroutine keeps
+// reading, and hands it on, as for any handler, should the wait last a
+// millisecond. A client making one request at a time then costs no
+// hand-off to another goroutine and no wake-up of one (docs/decisions.md,
+// "A short wait passes reading on only when more requests may come").
+// Over a stream that cannot tell what it has read ahead, it is WillWait.
+func MayWait(ctx context.Context) { willWait(ctx, true) }
+
+// willWait is WillWait, or MayWait when onlyIfMoreMayCome.
+func willWait(ctx context.Context, onlyIfMoreMayCome bool) {
 	in, _ := ctx.Value(servingKey{}).(*inbound)
 	if in == nil {
 		return
@@ -237,8 +253,25 @@ func WillWait(ctx context.Context) {
 		return // a PushStream's: served by the stream's goroutines, with no read loop to hold up
 	}
 	c.mu.Lock()
-	if c.reading.serving == in {
+	if c.reading.serving == in && (!onlyIfMoreMayCome || c.moreMayComeLocked()) {
 		c.handOffReadingLocked()
 	}
 	c.mu.Unlock()
+}
+
+// moreMayComeLocked reports whether the peer may be waiting for requests
+// to be read while the read loop serves one: it has others being handled
+// or queued, or input the stream has read ahead waits to be read (or the
+// stream cannot tell). It is called while the read loop serves a request,
+// so no Read is in progress. c.mu is held.
+func (c *Conn) moreMayComeLocked() bool {
+	others := c.running + c.queue.len
+	if !c.reading.continuing {
+		others-- // the request being served holds a slot until it is answered
+	}
+	if others > 0 {
+		return true
+	}
+	ahead, ok := c.stream.(ReadAheadStream)
+	return !ok || ahead.Buffered() > 0
 }

@@ -21,3 +21,14 @@ type Stream interface {
 	// Close releases the stream; a blocked Read returns.
 	Close() error
 }
+
+// ReadAheadStream is a Stream that reads input ahead of the messages Read
+// returns, into a buffer (transport's stdio stream does). Through it a Conn
+// can tell whether more input has come, which MayWait asks when no other
+// request of the connection is in flight.
+type ReadAheadStream interface {
+	Stream
+	// Buffered returns the number of bytes read from the peer that Read
+	// has not returned yet. The Conn calls it only between Reads.
+	Buffered() int
+}

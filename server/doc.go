@@ -39,7 +39,9 @@
 // jsonrpc.WillWait with its context first: over stdio a request may be
 // served on the connection's reading goroutine, and WillWait moves the
 // reading elsewhere, so that the connection's other requests are read and
-// served while the handler waits. Elsewhere it does nothing.
+// served while the handler waits. Elsewhere it does nothing. For a wait
+// that is usually brief (a cache's round trip), jsonrpc.MayWait moves the
+// reading only when more requests may come meanwhile.
 //
 // # Tasks
 //

@@ -25,13 +25,27 @@ type startingStream interface {
 
 // watch returns the session's stream wrapped so that ss notes what comes
 // in: the session as a pushWatch when the stream pushes its messages, else
-// a watchedStream.
+// a watchedStream (with Buffered when the stream reads ahead).
 func (ss *Session) watch() startingStream {
 	if _, ok := ss.stream.(jsonrpc.PushStream); ok {
 		return (*pushWatch)(ss)
 	}
-	return &watchedStream{Stream: ss.stream, session: ss, started: make(chan struct{})}
+	w := &watchedStream{Stream: ss.stream, session: ss, started: make(chan struct{})}
+	if ahead, ok := ss.stream.(jsonrpc.ReadAheadStream); ok {
+		return watchedReadAhead{w, ahead}
+	}
+	return w
 }
+
+// watchedReadAhead is a watchedStream over a stream that reads ahead,
+// which it lets the connection ask (jsonrpc.MayWait).
+type watchedReadAhead struct {
+	*watchedStream
+	ahead jsonrpc.ReadAheadStream
+}
+
+// Buffered returns the input the stream has read ahead and not returned.
+func (w watchedReadAhead) Buffered() int { return w.ahead.Buffered() }
 
 // watchedStream watches a stream the connection reads.
 type watchedStream struct {

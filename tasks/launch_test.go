@@ -12,10 +12,9 @@ import (
 type hiddenStore struct{ tasks.Store }
 
 // The first run of a task is offered to StartRequest.Launch on the default
-// executor and a store that never waits: taken, it runs when, and where,
-// Launch's taker runs it, and only then; refused, the executor runs it.
-// With an executor of the caller's own, or a store that waits, it is not
-// offered at all.
+// executor, whatever the store: taken, it runs when, and where, Launch's
+// taker runs it, and only then; refused, the executor runs it. With an
+// executor of the caller's own it is not offered at all.
 func TestStartOffersTheFirstRunToLaunch(t *testing.T) {
 	startWith := func(t *testing.T, rt *tasks.Runtime, launch func(func()) bool) tasks.Task {
 		t.Helper()
@@ -58,6 +57,23 @@ func TestStartOffersTheFirstRunToLaunch(t *testing.T) {
 			t.Fatalf("the handler ran %d times; want once (the executor ran it too)", len(ran))
 		}
 	})
+	t.Run("taken, on a store that waits", func(t *testing.T) {
+		c := newCluster(t)
+		rt := c.instanceOn(hiddenStore{c.store}, "a")
+		ran := counting(rt)
+		var taken func()
+		task := startWith(t, rt, func(run func()) bool { taken = run; return true })
+		if taken == nil {
+			t.Fatal("Launch was not offered the first run")
+		}
+		taken()
+		if len(ran) != 1 {
+			t.Fatalf("the handler ran %d times once the taken run returned; want once", len(ran))
+		}
+		if got := wait(t, rt, "alice", task.ID); got.Status != tasks.StatusCompleted {
+			t.Fatalf("the task is %s; want completed", got.Status)
+		}
+	})
 	t.Run("refused", func(t *testing.T) {
 		c := newCluster(t)
 		rt := c.instance("a")
@@ -77,10 +93,6 @@ func TestStartOffersTheFirstRunToLaunch(t *testing.T) {
 	t.Run("an executor of the caller's", func(t *testing.T) {
 		c := newCluster(t)
 		notOffered(t, c.instance("a", tasks.WithExecutor(newSerialExecutor(t))))
-	})
-	t.Run("a store that waits", func(t *testing.T) {
-		c := newCluster(t)
-		notOffered(t, c.instanceOn(hiddenStore{c.store}, "a"))
 	})
 }
 

@@ -185,7 +185,7 @@ func (c *recordCache) get(ctx context.Context, id string, fresh, shared bool) (r
 			e, gen = c.follow(ctx, id) // before the read, so no later change is missed
 		}
 	}
-	jsonrpc.WillWait(ctx)
+	jsonrpc.MayWait(ctx)
 	rec, err = c.store.Get(ctx, id)
 	if err != nil {
 		return nil, 0, false, err

@@ -196,10 +196,15 @@ type StartRequest struct {
 	// executor is, and reports whether it takes it: then it calls run once,
 	// soon, on a goroutine of its choosing. It is offered only on the
 	// default executor (a Runtime given WithExecutor keeps every run on
-	// that) and a store that never waits (the memory store). The server's
-	// Launch takes the run onto the goroutine that served the creating
-	// request, once it has answered (jsonrpc.AfterResponse), which saves a
-	// quick task's life a hand-off to another goroutine.
+	// that). The server's Launch takes the run onto the goroutine that
+	// served the creating request, once it has answered
+	// (jsonrpc.AfterResponse), which saves a quick task's life a hand-off
+	// to another goroutine. On a store that waits, the outcome's write
+	// then waits on that goroutine too. Over stdio that may be the
+	// connection's reading goroutine, when the client makes one request
+	// at a time (else the creation's write passed reading on,
+	// jsonrpc.MayWait): the client's next request is read once the run
+	// ends, or by another goroutine once it has taken a millisecond.
 	Launch func(run func()) bool
 }
 
@@ -265,12 +270,8 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 		r.pacer.answered(rec.ID, rec, r.cfg.pollPacing)
 	}
 	offer := req.Launch
-	if _, ours := r.cfg.executor.(*reusingExecutor); !ours || !r.storeNeverWaits() {
-		// An executor of the caller's keeps its bound on every run; a run
-		// that settles through a store round trip would hold up the
-		// goroutine it was offered (the server's: its connection's reading)
-		// for each.
-		offer = nil
+	if _, ours := r.cfg.executor.(*reusingExecutor); !ours {
+		offer = nil // an executor of the caller's keeps its bound on every run
 	}
 	rn.launch(rec.LeaseExpiresAt, offer)
 	return created, nil
@@ -293,11 +294,11 @@ func (r *Runtime) create(ctx context.Context, rec *Record, signal SignalKind) er
 
 // storeWaits tells the connection of the request ctx belongs to, if any,
 // that a call to a durable store comes, which waits for a round trip or
-// a disk sync: the connection reads its next requests meanwhile
-// (jsonrpc.WillWait).
+// a disk sync: the connection reads its next requests meanwhile if any
+// have come, or once the wait lasts (jsonrpc.MayWait).
 func (r *Runtime) storeWaits(ctx context.Context) {
 	if !r.storeNeverWaits() {
-		jsonrpc.WillWait(ctx)
+		jsonrpc.MayWait(ctx)
 	}
 }
 

@@ -40,6 +40,10 @@ type StdioStream struct {
 	closed atomic.Bool
 }
 
+// A StdioStream tells a connection whether more input has come
+// (jsonrpc.MayWait).
+var _ jsonrpc.ReadAheadStream = (*StdioStream)(nil)
+
 // NewStdio returns a stream that reads messages from r and writes them to w.
 // It reads WithMaxMessageSize.
 func NewStdio(r io.Reader, w io.Writer, opts ...Option) *StdioStream {
@@ -82,6 +86,11 @@ func (s *StdioStream) Read(ctx context.Context) (jsonrpc.Message, error) {
 		return s.dec.Decode(line)
 	}
 }
+
+// Buffered returns the number of bytes read from the reader that Read has
+// not returned yet: more input has come when it is above 0. It must not be
+// called while a Read is in progress (jsonrpc.ReadAheadStream).
+func (s *StdioStream) Buffered() int { return s.r.Buffered() }
 
 // readLine reads one line and returns it without its line ending, along with
 // its length. A line longer than the maximum size is consumed but not kept
