@@ -108,16 +108,7 @@ func TestReadingPassesOnBeforeAWaitWhenItMust(t *testing.T) {
 				p.sendLine(first)
 				p.sendLine(second)
 			}
-			got := map[string]bool{}
-			for range 2 {
-				got[p.recvResponse().ID.Raw()] = true
-			}
-			if !got["1"] || !got["2"] {
-				t.Fatalf("got responses to %v; want to 1 and 2", got)
-			}
-			if got := jsonrpc.ReadLoopServed(c); got == 0 {
-				t.Error("the read loop served neither request; the test does not exercise the hand-off")
-			}
+			requireHandOff(t, c, p.recvResponse)
 		})
 	}
 }

@@ -102,9 +102,17 @@ func TestWillWaitHandsOffReading(t *testing.T) {
 	p.send(request(2, "fast", ""))
 	// Request 1 ends only once request 2 has been served, so both answers
 	// come (in either order) only if reading went on while 1 waited.
+	requireHandOff(t, c, p.recvResponse)
+}
+
+// requireHandOff reads two responses with recv and fails unless they
+// answer requests 1 and 2, of which c's read loop served at least one:
+// request 1 waited for request 2, so reading passed on while it waited.
+func requireHandOff(t *testing.T, c *jsonrpc.Conn, recv func() *jsonrpc.Response) {
+	t.Helper()
 	got := map[string]bool{}
 	for range 2 {
-		got[p.recvResponse().ID.Raw()] = true
+		got[recv().ID.Raw()] = true
 	}
 	if !got["1"] || !got["2"] {
 		t.Fatalf("got responses to %v; want to 1 and 2", got)
