@@ -31,21 +31,20 @@ func (ss *Session) watch() startingStream {
 		return (*pushWatch)(ss)
 	}
 	w := &watchedStream{Stream: ss.stream, session: ss, started: make(chan struct{})}
-	if ahead, ok := ss.stream.(jsonrpc.ReadAheadStream); ok {
-		return watchedReadAhead{w, ahead}
+	if _, ok := ss.stream.(jsonrpc.ReadAheadStream); ok {
+		return watchedReadAhead{w}
 	}
 	return w
 }
 
 // watchedReadAhead is a watchedStream over a stream that reads ahead,
 // which it lets the connection ask (jsonrpc.MayWait).
-type watchedReadAhead struct {
-	*watchedStream
-	ahead jsonrpc.ReadAheadStream
-}
+type watchedReadAhead struct{ *watchedStream }
 
 // Buffered returns the input the stream has read ahead and not returned.
-func (w watchedReadAhead) Buffered() int { return w.ahead.Buffered() }
+func (w watchedReadAhead) Buffered() int {
+	return w.Stream.(jsonrpc.ReadAheadStream).Buffered()
+}
 
 // watchedStream watches a stream the connection reads.
 type watchedStream struct {

@@ -34,46 +34,37 @@ func TestStartOffersTheFirstRunToLaunch(t *testing.T) {
 		return ran
 	}
 
-	t.Run("taken", func(t *testing.T) {
-		c := newCluster(t)
-		rt := c.instance("a")
-		ran := counting(rt)
-		var taken func()
-		task := startWith(t, rt, func(run func()) bool { taken = run; return true })
-		if taken == nil {
-			t.Fatal("Launch was not offered the first run")
-		}
-		taken() // runs the handler here, to the end
-		if len(ran) != 1 {
-			t.Fatalf("the handler ran %d times once the taken run returned; want once", len(ran))
-		}
-		if got := wait(t, rt, "alice", task.ID); got.Status != tasks.StatusCompleted {
-			t.Fatalf("the task is %s; want completed", got.Status)
-		}
-		if err := rt.Close(testCtx(t)); err != nil {
-			t.Fatal(err)
-		}
-		if len(ran) != 1 {
-			t.Fatalf("the handler ran %d times; want once (the executor ran it too)", len(ran))
-		}
-	})
-	t.Run("taken, on a store that waits", func(t *testing.T) {
-		c := newCluster(t)
-		rt := c.instanceOn(hiddenStore{c.store}, "a")
-		ran := counting(rt)
-		var taken func()
-		task := startWith(t, rt, func(run func()) bool { taken = run; return true })
-		if taken == nil {
-			t.Fatal("Launch was not offered the first run")
-		}
-		taken()
-		if len(ran) != 1 {
-			t.Fatalf("the handler ran %d times once the taken run returned; want once", len(ran))
-		}
-		if got := wait(t, rt, "alice", task.ID); got.Status != tasks.StatusCompleted {
-			t.Fatalf("the task is %s; want completed", got.Status)
-		}
-	})
+	for _, store := range []struct {
+		name  string
+		place func(c *cluster) tasks.Store
+	}{
+		{"taken", func(c *cluster) tasks.Store { return c.store }},
+		{"taken, on a store that waits", func(c *cluster) tasks.Store { return hiddenStore{c.store} }},
+	} {
+		t.Run(store.name, func(t *testing.T) {
+			c := newCluster(t)
+			rt := c.instanceOn(store.place(c), "a")
+			ran := counting(rt)
+			var taken func()
+			task := startWith(t, rt, func(run func()) bool { taken = run; return true })
+			if taken == nil {
+				t.Fatal("Launch was not offered the first run")
+			}
+			taken() // runs the handler here, to the end
+			if len(ran) != 1 {
+				t.Fatalf("the handler ran %d times once the taken run returned; want once", len(ran))
+			}
+			if got := wait(t, rt, "alice", task.ID); got.Status != tasks.StatusCompleted {
+				t.Fatalf("the task is %s; want completed", got.Status)
+			}
+			if err := rt.Close(testCtx(t)); err != nil {
+				t.Fatal(err)
+			}
+			if len(ran) != 1 {
+				t.Fatalf("the handler ran %d times; want once (the executor ran it too)", len(ran))
+			}
+		})
+	}
 	t.Run("refused", func(t *testing.T) {
 		c := newCluster(t)
 		rt := c.instance("a")
