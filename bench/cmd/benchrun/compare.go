@@ -14,9 +14,11 @@ type difference struct {
 	format        func(float64) string
 }
 
-// comparedMetrics are the figures compareRuns checks: throughput, the
-// server's and store's CPU per operation and the store round trips. Latency percentiles are left
-// out; they move with the machine's load more than the costs do.
+// comparedMetrics are the figures compareRuns checks in every row:
+// throughput, the server's and store's CPU per operation and the store
+// round trips (it also checks the bare round trips' CPU). Latency
+// percentiles are left out; they move with the machine's load more than
+// the costs do.
 func comparedMetrics() []metric {
 	return []metric{
 		{Name: "per second", Value: perSecond, Format: formatRate},
@@ -47,6 +49,12 @@ func compareRuns(a, b *results) ([]difference, []string) {
 			if x.Max < y.Min || y.Max < x.Min {
 				diffs = append(diffs, difference{Row: k.String(), Figure: m.Name, First: x, Second: y, format: m.Format})
 			}
+		}
+	}
+	for _, store := range tripStores {
+		x, y := a.tripCPU(store), b.tripCPU(store)
+		if x.N > 0 && y.N > 0 && (x.Max < y.Min || y.Max < x.Min) {
+			diffs = append(diffs, difference{Row: "the bare round trip to " + store, Figure: "CPU/trip", First: x, Second: y, format: formatDuration})
 		}
 	}
 	first := map[string]targetCheck{}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/weftmcp/weft/bench/internal/placement"
 )
 
 func TestCompareRunsFindsFiguresAndVerdictsNotReproduced(t *testing.T) {
@@ -44,6 +46,31 @@ func TestCompareRunsFindsFiguresAndVerdictsNotReproduced(t *testing.T) {
 	}
 	if len(verdicts) == 0 {
 		t.Error("no target changed its verdict")
+	}
+}
+
+func TestCompareRunsFindsABareRoundTripNotReproduced(t *testing.T) {
+	names := []string{"weft", "bare"}
+	perSession := map[string]float64{"weft": 1500, "bare": 200}
+	cpu := map[string]time.Duration{"weft": 25 * time.Microsecond, "bare": 20 * time.Microsecond}
+	withTrips := func(perTrip ...time.Duration) *results {
+		r := fakeResults(names, cpu, perSession)
+		for i, d := range perTrip {
+			r.Trips = append(r.Trips, tripRun{Round: i + 1, Store: "postgres", Cost: placement.TripCost{Trips: 100, CPUPerTrip: d * time.Microsecond}})
+		}
+		return r
+	}
+	first := withTrips(70, 75, 80)
+	if diffs, _ := compareRuns(first, withTrips(78, 85, 90)); len(diffs) != 0 {
+		t.Errorf("overlapping round trips were called different: %v", diffs)
+	}
+	var b strings.Builder
+	if err := writeComparison(&b, first, withTrips(95, 100, 110)); err != nil {
+		t.Fatal(err)
+	}
+	want := "not reproduced: the bare round trip to postgres: CPU/trip is 75.0 µs (70.0 µs–80.0 µs) in the first run, 100.0 µs (95.0 µs–110.0 µs) in the second"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("comparison lacks %q:\n%s", want, b.String())
 	}
 }
 

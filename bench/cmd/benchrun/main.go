@@ -142,8 +142,19 @@ func run(ctx context.Context, logger *slog.Logger, s settings, sel selection, ou
 
 	opt := loadgen.Options{Warmup: s.Warmup, Window: s.Window}
 	for round := range s.Rounds {
+		tripsMeasured := false
 		for _, k := range sel.plan(round) {
 			impl, _ := r.impl(k.Impl)
+			if k.Section == sectionTasks && k.Impl == subject && !tripsMeasured {
+				trips, err := measureTripFloors(ctx, sel.Stores, s.Warmup, s.Window, round+1)
+				if err != nil {
+					return fmt.Errorf("round %d: %w", round+1, err)
+				}
+				for _, t := range trips {
+					logger.Info("bare round trip", "round", round+1, "store", t.Store, "trips", t.Cost.Trips, "cpu/trip", t.Cost.CPUPerTrip)
+				}
+				r.Trips, tripsMeasured = append(r.Trips, trips...), true
+			}
 			if k.Section == sectionIdle {
 				res, err := measureSessions(ctx, impl, r.Binaries[impl.Name], s.Sessions)
 				if err != nil {

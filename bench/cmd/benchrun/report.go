@@ -260,12 +260,31 @@ func writeTaskLife(p printer, r *results) {
 		return
 	}
 	p("\n### Durable stores against the memory store\n\nEach store's row divided by the memory store's row of the same implementation, surface and cell, round by round.\n\n")
-	p("| transport | in flight | implementation | store | surface | tasks/s ÷ memory | server CPU/task ÷ memory |\n|---|---:|---|---|---|---:|---:|\n")
+	if len(r.Trips) > 0 {
+		p("- **floor ÷ memory**, for a life alone in flight, is the least a durable life can cost set beside the memory store's: "+
+			"the memory store's life plus %d round trips to the store (the write of the task's creation, where its quota is enforced, "+
+			"and the write of its outcome), each at the CPU the bare client library spends on one (below), divided by the memory store's life, "+
+			"round by round. With many in flight the writes of different tasks share round trips, so no floor is drawn.\n", floorTripsPerLife)
+		p("- **The bare round trip** is measured in the harness's own process, before each round's task lives: one client of the " +
+			"store's library (go-redis, pgx), no weft code, making trips one after another for the warm-up and the window, each writing " +
+			"a record of 600 bytes and sending a message on a channel as weft's creation does (Redis: one script of `SET` and `PUBLISH`; " +
+			"PostgreSQL: one statement, an upsert and `pg_notify`); its figure is the process's CPU over the window per trip. " +
+			"Its CPU per trip: ")
+		var perStore []string
+		for _, store := range tripStores {
+			if t := r.tripCPU(store); t.N > 0 {
+				perStore = append(perStore, fmt.Sprintf("%s %s", store, t.format(formatDuration)))
+			}
+		}
+		p("%s.\n\n", strings.Join(perStore, ", "))
+	}
+	p("| transport | in flight | implementation | store | surface | tasks/s ÷ memory | server CPU/task ÷ memory | floor ÷ memory |\n|---|---:|---|---|---|---:|---:|---:|\n")
 	for _, k := range vsMemory {
 		memory := k
 		memory.Store = "memory"
-		p("| %s | %d | %s | %s | %s | %s | %s |\n", k.Cell.Transport, k.Cell.InFlight, k.Impl, k.Store, k.Surface,
-			r.ratio(k, memory, perSecond).format(formatTimes), r.ratio(k, memory, cpu).format(formatTimes))
+		p("| %s | %d | %s | %s | %s | %s | %s | %s |\n", k.Cell.Transport, k.Cell.InFlight, k.Impl, k.Store, k.Surface,
+			r.ratio(k, memory, perSecond).format(formatTimes), r.ratio(k, memory, cpu).format(formatTimes),
+			r.floorVsMemory(k).format(formatTimes))
 	}
 }
 

@@ -231,7 +231,7 @@ func TestReportHasTaskLivesStoresAndTheirTargets(t *testing.T) {
 		// weft's echo CPU is 24, 25, 30 µs over the rounds: 100/(4×24), 100/(4×25), 100/(4×30)
 		"| http | 32 | weft | memory | legacy | 5000 | 1.00 ms | 3.00 ms | 100.0 µs | 4.00 | 2.00 | 1.00× (0.83×–1.04×) | – | – | – |",
 		"| http | 32 | weft | redis | legacy | 2000 | 1.00 ms | 3.00 ms | 200.0 µs | 4.00 | 2.00 | 2.00× (1.67×–2.08×) | 100.0 µs | 9.00 | 7.00 |",
-		"| http | 32 | weft | redis | legacy | 0.40× | 2.00× |",
+		"| http | 32 | weft | redis | legacy | 0.40× | 2.00× | – |",
 		"| issue 19 | http, 32 in flight, legacy tasks, memory: server CPU/task ≤ 1.5× as many plain calls as the life has requests | 1.00× (0.83×–1.04×) of 4.00 requests × CPU/call | yes |",
 		"| issue 19 | http, legacy tasks, redis: tasks/s at 32 in flight ≥ at 1 | 2000 vs 2000 | yes |",
 		"| issue 19 | http, 32 in flight, legacy tasks: redis tasks/s ≥ 0.50× the memory store's | 0.40× (20% short) | no |",
@@ -240,6 +240,52 @@ func TestReportHasTaskLivesStoresAndTheirTargets(t *testing.T) {
 	)
 	if strings.Contains(got, "extension tasks") {
 		t.Error("targets were evaluated for a surface that did not run")
+	}
+}
+
+func TestDurableCPUTargetsAloneInFlightSayTheirFloor(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		trips []time.Duration // the bare round trip's CPU in rounds 1, 2, 3
+		floor string
+		above bool
+		trip  string
+	}{
+		// (100 + 2×trip) / 100 round by round
+		{"over the target", []time.Duration{50, 30, 40}, "1.80× (1.60×–2.00×)", true, "40.0 µs (30.0 µs–50.0 µs)"},
+		{"under it", []time.Duration{10, 5, 20}, "1.20× (1.10×–1.40×)", false, "10.0 µs (5.0 µs–20.0 µs)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := fakeResults([]string{"weft", "bare"},
+				map[string]time.Duration{"weft": 25 * time.Microsecond, "bare": 20 * time.Microsecond},
+				map[string]float64{"weft": 1500, "bare": 200})
+			addTaskLives(r, "memory", mcpwire.LegacyTasks, 100*time.Microsecond, 5000)
+			addTaskLives(r, "redis", mcpwire.LegacyTasks, 200*time.Microsecond, 2000)
+			for i, trip := range tc.trips {
+				r.Trips = append(r.Trips, tripRun{Round: i + 1, Store: "redis", Cost: placement.TripCost{Trips: 1000, CPUPerTrip: trip * time.Microsecond}})
+			}
+			got := report(t, r)
+			wantLines(t, got,
+				"| stdio | 1 | weft | redis | legacy | 0.40× | 2.00× | "+tc.floor+" |",
+				"| http | 32 | weft | redis | legacy | 0.40× | 2.00× | – |",
+				"Its CPU per trip: redis "+tc.trip+".",
+			)
+			for _, c := range evaluateTargets(r) {
+				if !strings.Contains(c.Target, "redis server CPU/task") {
+					continue
+				}
+				alone := strings.Contains(c.Target, "1 in flight")
+				if hasFloor := strings.Contains(c.Measured, "its floor, the memory store's life and 2 bare round trips"); hasFloor != alone {
+					t.Errorf("%s: measured %q; want a floor only alone in flight", c.Target, c.Measured)
+				}
+				if alone && !strings.Contains(c.Measured, "is "+tc.floor) {
+					t.Errorf("%s: measured %q; want the floor %s", c.Target, c.Measured, tc.floor)
+				}
+				if above := strings.Contains(c.Measured, "above the 1.50× the target allows"); above != (alone && tc.above) {
+					t.Errorf("%s: measured %q; want it to say the floor is above the target: %v", c.Target, c.Measured, alone && tc.above)
+				}
+			}
+		})
 	}
 }
 

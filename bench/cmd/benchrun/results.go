@@ -90,6 +90,9 @@ type results struct {
 	Binaries   map[string]binary
 	Runs       []rowRun
 	Sessions   []sessionRun
+	// Trips are the bare client's round trips to the durable stores,
+	// measured in each round before its task lives.
+	Trips []tripRun `json:",omitempty"`
 	// Remeasured names the rows of other libraries measured again on a
 	// fresh server after their first server stopped answering, with why.
 	Remeasured []string `json:",omitempty"`

@@ -291,8 +291,10 @@ func taskTargets(r *results) []targetCheck {
 			}
 			if store == "redis" || store == "postgres" {
 				for _, c := range cells() {
-					add(ratioCheck(r, "issue 19", fmt.Sprintf("%s, %s tasks: %s server CPU/task ≤ %.1f× the memory store's", c, s, store, maxStoreTaskCPU),
-						task(store, s, c), task("memory", s, c), cpu, maxStoreTaskCPU))
+					check, ok := ratioCheck(r, "issue 19", fmt.Sprintf("%s, %s tasks: %s server CPU/task ≤ %.1f× the memory store's", c, s, store, maxStoreTaskCPU),
+						task(store, s, c), task("memory", s, c), cpu, maxStoreTaskCPU)
+					check.Measured += floorNote(r, task(store, s, c), maxStoreTaskCPU)
+					add(check, ok)
 				}
 			}
 		}
