@@ -108,8 +108,9 @@ func (g *groupWriter) send(ctx context.Context, batch []*taskWrite) {
 	}
 }
 
-// exec runs batch's writes, after the creations' advisory locks and
-// expiry backstop, as one pgx batch: one implicit transaction.
+// exec runs batch's writes, after the creations' prelude (their quota
+// locks) and then their expiry backstop, as one pgx batch: one implicit
+// transaction.
 func (g *groupWriter) exec(ctx context.Context, batch []*taskWrite) error {
 	b := &pgx.Batch{}
 	lockTotal, principals, expiredBefore, creates := false, []string(nil), any(nil), 0
@@ -127,20 +128,10 @@ func (g *groupWriter) exec(ctx context.Context, batch []*taskWrite) error {
 		}
 	}
 	if creates > 0 {
-		b.Queue(planOnIndexes)
+		b.Queue(creationPrelude, int64(quotaLockTotal), lockTotal, principals, int64(quotaLockPrincipal))
 	}
 	if expiredBefore != nil {
 		b.Queue(dropLongExpired, expiredBefore, int64(2*creates))
-	}
-	// The total's lock first, then the principals' in the order of their
-	// keys, as every batch and every older Store takes them: no two
-	// batches wait for each other's.
-	if lockTotal {
-		b.Queue(`SELECT pg_advisory_xact_lock($1)`, int64(quotaLockTotal))
-	}
-	if len(principals) > 0 {
-		b.Queue(`SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended(p, $2) AS k
-			FROM unnest($1::text[]) AS p ORDER BY k) AS keys`, principals, int64(quotaLockPrincipal))
 	}
 	prelude := b.Len()
 	for _, w := range batch {

@@ -31,8 +31,8 @@ ON CONFLICT (id) DO NOTHING
 RETURNING seq`
 
 // planOnIndexes, run first in a transaction, has the rest of it planned
-// without sequential scans: a batch of creations, and the counts that
-// explain a refusal. Their quota counts read the partial index of
+// without sequential scans: a batch of creations (in creationPrelude), and
+// the counts that explain a refusal. Their quota counts read the partial index of
 // unfinished tasks, but a planner without statistics for weft_tasks (a
 // new table until autovacuum first analyzes it, a minute or more, or one
 // that has grown a lot since) guesses that a sequential scan is cheaper,
@@ -41,6 +41,22 @@ RETURNING seq`
 // that grows with the table. Set for the transaction alone (set_config's
 // is_local): a pgx batch is one implicit transaction.
 const planOnIndexes = `SELECT set_config('enable_seqscan', 'off', true)`
+
+// creationPrelude opens a batch of creations: it has the rest of the
+// transaction planned on indexes, as planOnIndexes does, and takes the
+// quotas' advisory locks, the total's ($1, when $2) first, then the
+// principals' ($3, hashed with the seed $4) in the order of their keys, as
+// every batch and every older Store takes them, so that no two batches
+// wait for each other's. It runs before the batch's expiry backstop
+// (dropLongExpired): rows the backstop had deleted, and so locked, while
+// the batch then waited for a quota lock would deadlock with the lock's
+// holder if it wrote one of them, and PostgreSQL would abort the batch.
+const creationPrelude = `SELECT set_config('enable_seqscan', 'off', true), count(l) FROM (
+	SELECT pg_advisory_xact_lock(k) AS l FROM (
+		SELECT 0 AS o, $1::bigint AS k WHERE $2::boolean
+		UNION ALL
+		SELECT 1, k FROM (SELECT DISTINCT hashtextextended(p, $4::bigint) AS k FROM unnest($3::text[]) AS p) AS d
+		ORDER BY o, k) AS keys) AS locked`
 
 // updateTask replaces a task's mutable columns, in the order mutableArgs
 // gives them, then version and unfinished; identity columns stay.
