@@ -39,7 +39,9 @@ func TestRacingCreatesHoldTheQuota(t *testing.T) {
 	schema := freshSchema(t)
 	stores := []*postgres.Store{open(t, schema), open(t, schema)}
 	const racers, limit = 24, 5
-	quotas := []tasks.Quota{{Total: limit}, {PerPrincipal: limit}}
+	// Both at once: the prelude takes the total's lock and the principal's
+	// in one statement, in the order every batch takes them.
+	quotas := []tasks.Quota{{Total: limit}, {PerPrincipal: limit}, {Total: limit, PerPrincipal: limit}}
 	for _, quota := range quotas {
 		errs := make(chan error, racers)
 		var start sync.WaitGroup
