@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/weftmcp/weft/internal/millis"
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/tasks"
@@ -115,7 +116,7 @@ func (h *taskHost) start(ctx context.Context, s *Session, req *jsonrpc.Request, 
 	}
 	var ttl time.Duration
 	if meta.TTL != nil && *meta.TTL > 0 {
-		ttl = time.Duration(*meta.TTL) * time.Millisecond
+		ttl = millis.Duration(*meta.TTL)
 	}
 	t, err := h.rt.Start(ctx, tasks.StartRequest{Principal: h.principal, Method: req.Method, Params: req.Params, TTL: ttl})
 	if err != nil {

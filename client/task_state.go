@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/weftmcp/weft/internal/millis"
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 )
@@ -49,10 +50,10 @@ func legacyState(t *mcp.Task) (*TaskState, error) {
 		StatusMessage: t.StatusMessage,
 		CreatedAt:     t.CreatedAt,
 		LastUpdatedAt: t.LastUpdatedAt,
-		TTL:           millis(t.TTL),
+		TTL:           wireDuration(t.TTL),
 	}
 	if t.PollInterval != nil {
-		st.PollInterval = *millis(t.PollInterval)
+		st.PollInterval = *wireDuration(t.PollInterval)
 	}
 	return st, st.check()
 }
@@ -66,10 +67,10 @@ func extState(t *mcp.ExtTask, detail *mcp.DetailedTask) (*TaskState, error) {
 		StatusMessage: t.StatusMessage,
 		CreatedAt:     t.CreatedAt,
 		LastUpdatedAt: t.LastUpdatedAt,
-		TTL:           millis(t.TTLMs),
+		TTL:           wireDuration(t.TTLMs),
 	}
 	if t.PollIntervalMs != nil {
-		st.PollInterval = *millis(t.PollIntervalMs)
+		st.PollInterval = *wireDuration(t.PollIntervalMs)
 	}
 	if detail != nil {
 		st.InputRequests, st.Result, st.Error = detail.InputRequests, detail.TaskResult, detail.Error
@@ -88,12 +89,13 @@ func (st *TaskState) check() error {
 	return nil
 }
 
-// millis converts a wire duration in milliseconds; nil stays nil and a
-// negative value counts as zero.
-func millis(ms *int64) *time.Duration {
+// wireDuration converts a wire duration in milliseconds: nil stays nil, a
+// negative value counts as zero and one too large for a time.Duration as
+// the largest.
+func wireDuration(ms *int64) *time.Duration {
 	if ms == nil {
 		return nil
 	}
-	d := time.Duration(max(*ms, 0)) * time.Millisecond
+	d := millis.Duration(max(*ms, 0))
 	return &d
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/weftmcp/weft/internal/millis"
 	"github.com/weftmcp/weft/mcp"
 )
 
@@ -148,7 +149,7 @@ func (ct *ClientTask[R]) Wait(ctx context.Context) (mcp.Task, error) {
 		}
 		poll := defaultClientPoll
 		if t.PollInterval != nil && *t.PollInterval > 0 {
-			poll = time.Duration(*t.PollInterval) * time.Millisecond
+			poll = millis.Duration(*t.PollInterval)
 		}
 		timer := time.NewTimer(poll)
 		select {

@@ -11,6 +11,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/weftmcp/weft/internal/millis"
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/tasks"
@@ -30,7 +31,7 @@ func (s *Server) startLegacyTask(ctx context.Context, r *Request, t *serverTool,
 		if *p.Task.TTL < 0 {
 			return nil, invalidParams("task.ttl is %d; it must be a non-negative number of milliseconds", *p.Task.TTL)
 		}
-		ttl = time.Duration(*p.Task.TTL) * time.Millisecond
+		ttl = millis.Duration(*p.Task.TTL)
 	}
 	task, err := s.startTask(ctx, r, t, newTaskCall(r), ttl, s.taskStatusFollower(r.session, r.principal), p)
 	if err != nil {

@@ -137,7 +137,12 @@ func TestLegacyTasks_CreateTaskResultReturnedAtOnceInWorking(t *testing.T) {
 func TestLegacyTasks_GetReturnsTheActualTTL(t *testing.T) {
 	g := newGate()
 	clamped := open(t, taskServer(t, newRuntime(t, tasks.WithTTL(time.Minute, 2*time.Minute)), g, nil), mcp.Version20251125, `{}`, nil)
-	for _, tc := range []struct{ asked, want string }{{`{"ttl":600000}`, "120000"}, {`{}`, "60000"}, {`{"ttl":5000}`, "5000"}} {
+	for _, tc := range []struct{ asked, want string }{
+		{`{"ttl":600000}`, "120000"}, {`{}`, "60000"}, {`{"ttl":5000}`, "5000"},
+		// Past what a time.Duration holds: the maximum, not a wrapped TTL
+		// (1 ms for the first, the default for the second).
+		{`{"ttl":18446744073710}`, "120000"}, {`{"ttl":9223372036855}`, "120000"},
+	} {
 		id := createLegacyTask(t, clamped, "hold", tc.asked).TaskID
 		if got := member(t, clamped.mustCall(mcp.MethodTasksGet, `{"taskId":"`+id+`"}`), "ttl"); got != tc.want {
 			t.Errorf("asked %s: tasks/get ttl = %s, want %s", tc.asked, got, tc.want)

@@ -14,6 +14,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/weftmcp/weft/internal/millis"
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/transport/sse"
@@ -311,7 +312,7 @@ func (c *Client) get(ctx context.Context, sid, lastID string) (*http.Response, e
 func (c *Client) delay(retryMs, failures int) time.Duration {
 	d := c.opts.ReconnectDelay
 	if retryMs > 0 {
-		d = time.Duration(retryMs) * time.Millisecond
+		d = millis.Duration(int64(retryMs))
 	}
 	for i := 1; i < failures && d < maxReconnectDelay; i++ {
 		d *= 2
