@@ -245,14 +245,42 @@ func (r *Runtime) recover(ctx context.Context, id string) {
 	if rec.Policy.Rerun && rec.Runs < rec.Policy.maxRuns() {
 		h, ok := r.handler(rec.Method, rec.Name)
 		if !ok {
-			r.log.Debug("tasks: a lost task waits for an instance that has its handler",
-				slog.String("task_id", id), slog.String("method", rec.Method), slog.String("name", rec.Name))
+			r.park(ctx, rec)
 			return
 		}
 		r.rerun(ctx, rec, h.fn)
 		return
 	}
 	r.failLost(ctx, rec)
+}
+
+// park sets the lapsed lease of a lost task this instance cannot run (it
+// lacks the handler) a lease ahead, still in the lost owner's name, for an
+// instance that has the handler to take the task over when it lapses
+// again. Left lapsed, such tasks stayed at the head of every sweep's
+// LeaseExpired batches, and a hundred of them kept every other lost task
+// from being recovered. The change is no news to clients and signals
+// nothing.
+func (r *Runtime) park(ctx context.Context, rec *Record) {
+	now := r.now()
+	stillLapsed := lapsedFrom(rec.Owner, now)
+	until := now.Add(r.cfg.lease)
+	_, err := r.mutate(ctx, rec.ID, "", func(cur *Record) error {
+		if !stillLapsed(cur) {
+			return errUnchanged
+		}
+		cur.LeaseExpiresAt = until
+		return nil
+	})
+	switch {
+	case err == nil:
+		r.log.Debug("tasks: a lost task waits for an instance that has its handler", slog.String("task_id", rec.ID),
+			slog.String("method", rec.Method), slog.String("name", rec.Name), slog.Time("lapses_again", until))
+	case errors.Is(err, errUnchanged) || ctx.Err() != nil:
+	default:
+		r.problem(slog.LevelWarn, "park lost task", "tasks: could not set aside a lost task that waits for an instance with its handler; the next sweep tries again",
+			slog.String("task_id", rec.ID), slog.Any("error", err))
+	}
 }
 
 // lapsedFrom returns a check that the record is still unfinished and still

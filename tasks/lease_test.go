@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -223,5 +224,70 @@ func TestCloseReleasesLeasesForImmediateRecovery(t *testing.T) {
 	}
 	if _, err := a.Start(testCtx(t), tasks.StartRequest{Principal: "alice", Method: "tools/call", Name: "job"}); !errors.Is(err, tasks.ErrClosed) {
 		t.Fatalf("Start on a closed runtime: got %v, want ErrClosed", err)
+	}
+}
+
+// lostTask is an unfinished task of alice's whose owner "gone" died: its
+// lease lapsed at lapsedAt.
+func lostTask(id, name string, policy tasks.Policy, lapsedAt time.Time) *tasks.Record {
+	created := lapsedAt.Add(-time.Hour)
+	return &tasks.Record{
+		ID: id, Principal: "alice", Method: "tools/call", Name: name, Params: raw(`{"name":"` + name + `"}`),
+		Policy: policy, Status: tasks.StatusWorking, CreatedAt: created, UpdatedAt: created,
+		PollInterval: time.Second, Owner: "gone", LeaseExpiresAt: lapsedAt, Runs: 1,
+	}
+}
+
+// TestLostTasksWaitingForTheirHandlerDoNotHoldUpTheOthers checks that more
+// than a sweep's batch of lost tasks this instance cannot run (safe to
+// repeat, but it lacks their handler) are set aside for an instance that
+// has it, instead of filling every batch of lapsed leases the sweep lists,
+// so that the lost task behind them is recovered; and that the instance
+// with the handler takes them over when it comes.
+func TestLostTasksWaitingForTheirHandlerDoNotHoldUpTheOthers(t *testing.T) {
+	c := newCluster(t)
+	ctx := testCtx(t)
+	now := c.clock.Now()
+	const waiting = 150 // more than the 100 lapsed leases one store call lists
+	for i := range waiting {
+		rec := lostTask(fmt.Sprintf("waiting-%03d", i), "elsewhere", tasks.Policy{Rerun: true}, now.Add(-time.Duration(waiting-i)*time.Second))
+		if err := c.store.Create(ctx, rec, tasks.Quota{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.store.Create(ctx, lostTask("behind", "job", tasks.Policy{}, now.Add(-time.Millisecond)), tasks.Quota{}); err != nil {
+		t.Fatal(err)
+	}
+	if first, err := c.store.LeaseExpired(ctx, now, 100); err != nil || slices.Contains(first, "behind") {
+		t.Fatalf("setup: the first batch of lapsed leases is %d IDs (%v) and holds the task behind; the test needs it past the batch", len(first), err)
+	}
+
+	linkB, obs := &storetest.CutStore{Store: c.store}, newCountingObserver()
+	b := c.instanceOn(linkB, "b", tasks.WithObserver(obs)) // has no handler for "elsewhere"
+	if final := wait(t, b, "alice", "behind"); final.Status != tasks.StatusFailed || !strings.Contains(final.StatusMessage, "instance gone") {
+		t.Fatalf("the lost task behind the waiting ones ended %s: %q; want failed saying its worker gone was lost", final.Status, final.StatusMessage)
+	}
+	setAside := func(rec *tasks.Record) bool {
+		return rec.Status == tasks.StatusWorking && rec.Owner == "gone" && rec.LeaseExpiresAt.After(now) && rec.Runs == 1
+	}
+	obs.wait(t, "every waiting task to be set aside", func() bool {
+		for i := range waiting {
+			if rec, err := c.store.Get(ctx, fmt.Sprintf("waiting-%03d", i)); err != nil || !setAside(rec) {
+				return false
+			}
+		}
+		return true
+	})
+
+	linkB.Cut.Store(true) // b leaves; d, which has the handler, comes
+	d := c.instance("d")
+	d.Register("tools/call", "elsewhere", func(ctx context.Context, x *tasks.Exec) (tasks.Result, error) {
+		return tasks.Result{Value: raw(`{"content":[]}`)}, nil
+	}, tasks.Policy{Rerun: true})
+	c.clock.Advance(lapse)
+	for i := range waiting {
+		if final := wait(t, d, "alice", fmt.Sprintf("waiting-%03d", i)); final.Status != tasks.StatusCompleted {
+			t.Fatalf("waiting task %s ended %s: %q; want it run again and completed by d", final.ID, final.Status, final.StatusMessage)
+		}
 	}
 }
