@@ -94,7 +94,6 @@ func (s *Server) pushInputs(ss *Session, principal, taskID string) {
 				s.deliverInputs(dctx, ss, principal, t)
 			}
 			if t.Terminal() {
-				s.tasks.forgetDeliveries(t.ID)
 				return
 			}
 		}
@@ -164,7 +163,6 @@ func (s *Server) taskResult(ctx context.Context, r *Request, p *mcp.GetTaskPaylo
 			s.deliverInputs(deliveries.context(ctx), r.session, r.principal, t)
 		}
 		if t.Terminal() {
-			s.tasks.forgetDeliveries(t.ID)
 			return legacyPayload(t)
 		}
 	}
@@ -274,8 +272,8 @@ func (s *Server) deliverInput(ctx context.Context, ss *Session, principal, taskI
 
 // stillAsks reports whether the task, as stored now, still waits for the
 // answer to key. A follower of the task may deliver from a snapshot older
-// than what another has seen: the question answered, the task finished and
-// its delivery records forgotten. Checked once the delivery is claimed, the
+// than what another has seen: the question answered and its delivery
+// ended, or the task finished. Checked once the delivery is claimed, the
 // stored task tells truly outstanding questions from such stale ones, so
 // the client is never asked again. When the store cannot say, the question
 // is delivered: asking twice is better than never.

@@ -128,8 +128,8 @@ type taskHost struct {
 	// it answers.
 	running map[string]*Request
 	// delivering holds the input requests (task ID + key) being
-	// delivered to a legacy client or delivered already (by tasks/result
-	// or pushInputs), so the user is never asked twice.
+	// delivered to a legacy client (by tasks/result or pushInputs), so
+	// that two deliveries do not ask the user the same question at once.
 	delivering map[deliveryKey]*delivery
 	// pushing holds the legacy tasks whose questions a follower delivers
 	// to their session without a tasks/result (see Server.pushInputs).
@@ -217,7 +217,7 @@ type delivery struct {
 }
 
 // claimDelivery claims the delivery of a task's input request. When another
-// delivery of it is under way or has been answered, it returns that one
+// delivery of it is under way, it returns that one
 // instead (mine is nil): the caller waits for it to end and, if it ended
 // unanswered, claims again, so a delivery that failed (its stream ended, or
 // the client could not be reached) is taken over, never lost.
@@ -233,28 +233,19 @@ func (h *taskHost) claimDelivery(task, key string) (mine, other *delivery) {
 	return d, nil
 }
 
-// endDelivery ends a delivery claimed by claimDelivery: an answered one
-// stays recorded, so the user is never asked again; an unanswered one is
-// freed for another delivery to take over.
+// endDelivery ends a delivery claimed by claimDelivery and forgets it:
+// the deliveries waiting on it learn from d whether it was answered, and
+// a later one finds the answer recorded in the stored task (stillAsks),
+// so the user is not asked again. An answered delivery used to stay
+// recorded until a tasks/result or a follower saw its task finish, which
+// none may do once the client has gone: it stayed for the life of the
+// process.
 func (h *taskHost) endDelivery(task, key string, d *delivery, answered bool) {
 	h.mu.Lock()
-	if !answered {
-		delete(h.delivering, deliveryKey{task, key})
-	}
+	delete(h.delivering, deliveryKey{task, key})
 	d.answered = answered
 	h.mu.Unlock()
 	close(d.done)
-}
-
-// forgetDeliveries drops the delivery records of a finished task.
-func (h *taskHost) forgetDeliveries(task string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for k := range h.delivering {
-		if k.task == task {
-			delete(h.delivering, k)
-		}
-	}
 }
 
 // startPushing claims the follower of a legacy task's questions; it

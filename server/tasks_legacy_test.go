@@ -701,3 +701,58 @@ func TestLegacyTasks_AStaleSnapshotAsksNothing(t *testing.T) {
 	default:
 	}
 }
+
+// The server holds a question it delivers to a legacy client only while
+// it delivers it: once the answer is recorded nothing of it stays, though
+// the task runs on and no tasks/result may be left to see it finish (the
+// client can go away). Answered deliveries used to stay until one did.
+func TestLegacyTasks_AnAnsweredQuestionLeavesNoDeliveryBehind(t *testing.T) {
+	rt := newRuntime(t)
+	g := newGate()
+	defer g.release()
+	s := taskServer(t, rt, g, nil)
+	AddTool(s, &mcp.Tool{Name: "ask_then_hold", Description: "Asks for a name, then waits at the gate."},
+		func(ctx context.Context, r *Request, _ struct{}) (string, error) {
+			if _, err := r.Elicit(ctx, &mcp.ElicitParams{Message: "Your name?", RequestedSchema: nameSchema}); err != nil {
+				return "", err
+			}
+			return "held", g.wait(ctx, false)
+		}, optional)
+	a := newAnswerer("Ada")
+	asked, proceed := make(chan struct{}, 1), make(chan struct{})
+	answer := func(ctx context.Context, method string, params stdjson.RawMessage) (any, error) {
+		asked <- struct{}{}
+		<-proceed
+		return a.answer(ctx, method, params)
+	}
+	c := open(t, s, mcp.Version20251125, legacyTaskCaps, answer)
+	id := createLegacyTask(t, c, "ask_then_hold", `{}`).TaskID
+	go c.call(mcp.MethodTasksResult, `{"taskId":"`+id+`"}`)
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	receiveWithin(ctx, t, asked, "question reached the client")
+
+	var d *delivery
+	s.tasks.mu.Lock()
+	for k, v := range s.tasks.delivering {
+		if k.task == id {
+			d = v
+		}
+	}
+	s.tasks.mu.Unlock()
+	if d == nil {
+		t.Fatal("no delivery is recorded while the client is being asked")
+	}
+	close(proceed)
+	receiveWithin(ctx, t, d.done, "end of the delivery")
+	g.awaitStart(t) // the tool has its answer and holds
+	if !d.answered {
+		t.Fatal("the delivery ended unanswered")
+	}
+	s.tasks.mu.Lock()
+	left := len(s.tasks.delivering)
+	s.tasks.mu.Unlock()
+	if left != 0 {
+		t.Errorf("%d deliveries are still recorded after the answer, while the task runs on", left)
+	}
+}
