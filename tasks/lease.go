@@ -132,12 +132,18 @@ func (r *Runtime) renewBatch(ctx context.Context, renewer LeaseRenewer, runs []*
 // leaseRenewerOf returns the store as a LeaseRenewer, if it is one, seen
 // through the Observer's timing when the Runtime has one.
 func leaseRenewerOf(store Store) (LeaseRenewer, bool) {
-	if o, ok := store.(observedStore); ok {
-		inner, ok := o.store.(LeaseRenewer)
-		return observedRenewer{inner, o.obs}, ok
+	var observed observedStore
+	switch s := store.(type) {
+	case observedStore:
+		observed = s
+	case observedSharingStore: // the memory store's
+		observed = s.observedStore
+	default:
+		renewer, ok := store.(LeaseRenewer)
+		return renewer, ok
 	}
-	renewer, ok := store.(LeaseRenewer)
-	return renewer, ok
+	inner, ok := observed.store.(LeaseRenewer)
+	return observedRenewer{inner, observed.obs}, ok
 }
 
 // observedRenewer times RenewLeases calls for the Observer.
