@@ -2,6 +2,7 @@ package redis
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -22,10 +23,15 @@ type Bus struct {
 	*tasks.RelayBus
 	client  redis.UniversalClient
 	channel string
-	log     *slog.Logger
-	ps      *redis.PubSub
-	done    chan struct{} // closed when dispatch has stopped
-	once    sync.Once
+	// own is a channel of this Bus alone, on which nothing is published:
+	// its connection subscribes to it and to channel in one SUBSCRIBE, so
+	// while Redis counts a subscriber of own, this Bus is subscribed to
+	// channel (see luaSignal).
+	own  string
+	log  *slog.Logger
+	ps   *redis.PubSub
+	done chan struct{} // closed when dispatch has stopped
+	once sync.Once
 }
 
 var _ tasks.Bus = (*Bus)(nil)
@@ -47,12 +53,13 @@ func NewBus(ctx context.Context, client redis.UniversalClient, opts ...Option) (
 		return nil, err
 	}
 	channel := newKeys(cfg.prefix).signals
-	ps := client.Subscribe(ctx, channel)
-	if _, err := ps.Receive(ctx); err != nil {
+	own := channel + ":bus:" + rand.Text()
+	ps := client.Subscribe(ctx, own, channel)
+	if err := awaitSubscription(ctx, ps, channel); err != nil {
 		ps.Close()
 		return nil, fmt.Errorf("redis: subscribing to %s: %w", channel, err)
 	}
-	b := &Bus{client: client, channel: channel, log: cfg.logger, ps: ps, done: make(chan struct{})}
+	b := &Bus{client: client, channel: channel, own: own, log: cfg.logger, ps: ps, done: make(chan struct{})}
 	b.RelayBus = tasks.NewRelayBus(func(ctx context.Context, msg string) error {
 		if err := client.Publish(ctx, channel, msg).Err(); err != nil {
 			return fmt.Errorf("redis: publishing a task signal on %s: %w", channel, err)
@@ -61,6 +68,21 @@ func NewBus(ctx context.Context, client redis.UniversalClient, opts ...Option) (
 	})
 	go b.dispatch(ps.ChannelWithSubscriptions(redis.WithChannelSize(1024)))
 	return b, nil
+}
+
+// awaitSubscription receives ps's replies until Redis confirms its
+// subscription to channel. Redis confirms the channels of a SUBSCRIBE in
+// the order given, so channel's comes after own's.
+func awaitSubscription(ctx context.Context, ps *redis.PubSub, channel string) error {
+	for {
+		msg, err := ps.Receive(ctx)
+		if err != nil {
+			return err
+		}
+		if s, ok := msg.(*redis.Subscription); ok && s.Channel == channel {
+			return nil
+		}
+	}
 }
 
 // Close unsubscribes from Redis. Subscriptions stay open but receive
@@ -79,9 +101,11 @@ func (b *Bus) Close() error {
 }
 
 // dispatch hands the channel's messages to the RelayBus until the channel
-// closes. A repeated subscription confirmation means the connection dropped
-// and was restored, and signals may have been lost meanwhile: the RelayBus
-// wakes every subscription to re-read its task.
+// closes. A repeated confirmation of the subscription to the signal
+// channel means the connection dropped and was restored (go-redis
+// subscribes again to both channels in one SUBSCRIBE), and signals may
+// have been lost meanwhile: the RelayBus wakes every subscription to
+// re-read its task.
 func (b *Bus) dispatch(ch <-chan any) {
 	defer close(b.done)
 	for msg := range ch {
@@ -91,7 +115,7 @@ func (b *Bus) dispatch(ch <-chan any) {
 				b.log.Warn("redis: ignoring a malformed task signal", slog.String("channel", b.channel), slog.Any("error", err))
 			}
 		case *redis.Subscription:
-			if m.Kind != "subscribe" {
+			if m.Kind != "subscribe" || m.Channel != b.channel {
 				continue
 			}
 			b.log.Info("redis: the task bus reconnected; waking every subscription to re-read its task",

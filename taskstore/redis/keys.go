@@ -3,8 +3,6 @@ package redis
 import (
 	"strconv"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
 
 // keys names everything a Store or Bus keeps in Redis. Every name starts
@@ -47,29 +45,18 @@ func newKeys(prefix string) keys {
 }
 
 // constArgs are the values every write script takes that stay the same
-// for a Store: its constant keys, its signal channel, its expiry grace and
-// how many of the channel's subscribers are its own, each boxed once, so
-// that a write's command holds them without an allocation each (see
-// evalSHA).
+// for a Store: its constant keys, its signal channel and its expiry grace,
+// each boxed once, so that a write's command holds them without an
+// allocation each (see evalSHA).
 type constArgs struct {
 	seq, all, expiry, lease, active, signals any
 	grace                                    any // in milliseconds, as the scripts take it
-	own                                      any // see luaSignal
 }
 
-// newConstArgs returns the constant arguments of a Store on client. A
-// Store signals only to a Bus on its own client, subscribed to the channel
-// with one connection: on one Redis (a Client, failover included), that
-// Bus is one of the channel's subscribers; on any other kind of client
-// (Redis Cluster, where PUBSUB NUMSUB counts one node's) the scripts
-// publish always.
-func newConstArgs(k keys, grace time.Duration, client redis.UniversalClient) constArgs {
-	own := ""
-	if _, single := client.(*redis.Client); single {
-		own = "1"
-	}
+// newConstArgs returns the constant arguments of a Store.
+func newConstArgs(k keys, grace time.Duration) constArgs {
 	return constArgs{seq: k.seq, all: k.all, expiry: k.expiry, lease: k.lease, active: k.active, signals: k.signals,
-		grace: strconv.FormatInt(grace.Milliseconds(), 10), own: own}
+		grace: strconv.FormatInt(grace.Milliseconds(), 10)}
 }
 
 // expiryMember is a task's member in the expiry set: its ID and principal,

@@ -1,7 +1,9 @@
 package redis_test
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/tasks/storetest"
@@ -21,4 +23,21 @@ func TestClusterContract(t *testing.T) {
 // holds them: the Store's writes carry their signals (tasks.SignallingStore).
 func TestClusterContractWithSignallingWrites(t *testing.T) {
 	storetest.TestCluster(t, pairedInstances)
+}
+
+// newRuntime returns a Runtime on store and bus, closed when the test ends.
+func newRuntime(t *testing.T, store tasks.Store, bus tasks.Bus, opts ...tasks.Option) *tasks.Runtime {
+	t.Helper()
+	rt, err := tasks.New(store, bus, opts...)
+	if err != nil {
+		t.Fatalf("tasks.New: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := rt.Close(ctx); err != nil {
+			t.Errorf("Runtime.Close: %v", err)
+		}
+	})
+	return rt
 }

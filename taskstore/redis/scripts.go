@@ -19,17 +19,25 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `
 
 // luaSignal defines signal, which publishes msg (unless it is ”) on the
-// channel, except where the channel's only subscribers are the writing
-// instance's own Bus: own is how many subscribers that is ("1"), or ” to
+// channel, except where the channel's only subscriber is the writing
+// instance's own Bus: own is that Bus's own channel (Bus.own), or ” to
 // publish always. A lone instance so never receives its own writes back
 // (their signals reach its subscriptions at once, through the RelayBus),
-// which cost it a wake-up, a read and 10 allocations a signal. PUBSUB
-// NUMSUB counts the subscribers of the node it runs on: on Redis Cluster,
-// where a message reaches every node's, own is ”.
+// which cost it a wake-up, a read and 10 allocations a signal. The Bus's
+// connection subscribes to both channels in one SUBSCRIBE and loses both
+// when it drops, so a subscriber of own is that Bus on the signal channel,
+// counted in the same atomic step as the write: while the Bus is
+// reconnecting, or closed, the one subscriber left is another instance,
+// and it hears the write. PUBSUB NUMSUB counts the subscribers of the node
+// it runs on: on Redis Cluster, where a message reaches every node's, own
+// is ”.
 const luaSignal = `
 local function signal(channel, msg, own)
 	if msg == '' then return end
-	if own ~= '' and redis.call('PUBSUB', 'NUMSUB', channel)[2] <= tonumber(own) then return end
+	if own ~= '' then
+		local n = redis.call('PUBSUB', 'NUMSUB', channel, own)
+		if n[4] > 0 and n[2] <= 1 then return end
+	end
 	redis.call('PUBLISH', channel, msg)
 end
 `
@@ -48,8 +56,8 @@ end
 // KEYS: task, seq, list, expiry, lease, active, principal's active, all.
 // ARGV: id, per-principal quota, total quota, grace, expiry score, lease
 // score, expiry member, signal channel, signal message (” for none), the
-// hash's field-value pairs as a field list (field_list.go), and the
-// subscribers of the channel that are the writer's own (see luaSignal).
+// hash's field-value pairs as a field list (field_list.go), and the own
+// channel of the writer's Bus (see luaSignal).
 // Returns "exists", "limit:principal", "limit:total", or the creation number.
 var createScript = redis.NewScript(luaNow + luaDeadline + luaSignal + `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
@@ -82,8 +90,8 @@ return seq
 // "1" if the task stays unfinished, grace, expiry score, lease score,
 // expiry member, signal channel, signal message (” for none), the
 // field-value pairs to set and the fields to delete, each as a field list
-// (field_list.go), and the subscribers of the channel that are the
-// writer's own (see luaSignal).
+// (field_list.go), and the own channel of the writer's Bus (see
+// luaSignal).
 // Returns "ok", "missing" or "stale".
 var updateScript = redis.NewScript(luaNow + luaDeadline + luaSignal + `
 local cur = redis.call('HMGET', KEYS[1], 'seq', 'v')

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync/atomic"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/weftmcp/weft/tasks"
@@ -34,6 +35,10 @@ type Store struct {
 	client redis.UniversalClient
 	keys   keys
 	consts constArgs // what every write script takes that stays the same, boxed once
+	// own holds, as the scripts take it, the own channel (Bus.own) of the
+	// Bus the Store's writes signal to (see luaSignal): "" until SignalsTo
+	// pairs one, and always on a client other than a single *redis.Client.
+	own atomic.Value
 	// seen remembers the tasks this Store last read or wrote.
 	seen *tasks.VersionCache
 	// writes runs the create and update scripts, grouped.
@@ -58,8 +63,10 @@ func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
 	}
 	preloadScripts(client, cfg.logger)
 	k := newKeys(cfg.prefix)
-	return &Store{client: client, keys: k, consts: newConstArgs(k, cfg.grace, client),
-		seen: tasks.NewVersionCache(seenTasks), writes: newGroupWriter(client)}, nil
+	s := &Store{client: client, keys: k, consts: newConstArgs(k, cfg.grace),
+		seen: tasks.NewVersionCache(seenTasks), writes: newGroupWriter(client)}
+	s.own.Store("")
+	return s, nil
 }
 
 // Create implements tasks.Store.
@@ -75,11 +82,17 @@ func (s *Store) CreateSignalling(ctx context.Context, rec *tasks.Record, quota t
 
 // SignalsTo implements tasks.SignallingStore: the store's scripts publish
 // on bus's channel when bus is a Bus with the store's prefix on the very
-// client the store was given (so on the same Redis).
+// client the store was given (so on the same Redis). On one Redis (a
+// Client, failover included) the scripts then leave out the signals no
+// other Bus would hear (see luaSignal); on any other kind of client (Redis
+// Cluster, where PUBSUB NUMSUB counts one node's) they publish always.
 func (s *Store) SignalsTo(bus tasks.Bus) *tasks.RelayBus {
 	b, ok := bus.(*Bus)
 	if !ok || b.channel != s.keys.signals || !sameClient(b.client, s.client) {
 		return nil
+	}
+	if _, single := s.client.(*redis.Client); single {
+		s.own.Store(b.own)
 	}
 	return b.RelayBus
 }
@@ -112,7 +125,7 @@ func (s *Store) create(ctx context.Context, rec *tasks.Record, quota tasks.Quota
 		k.task+rec.ID, c.seq, k.list+rec.Principal, c.expiry, c.lease, c.active, k.actives+rec.Principal, c.all,
 		rec.ID, quota.PerPrincipal, quota.Total, c.grace,
 		scoreArg(rec.ExpiresAt, !rec.ExpiresAt.IsZero()), scoreArg(rec.LeaseExpiresAt, leased(rec)),
-		expiryMember(rec.ID, rec.Principal), c.signals, msg, fields.bytes(), c.own)
+		expiryMember(rec.ID, rec.Principal), c.signals, msg, fields.bytes(), s.own.Load())
 	res, err := s.writes.run(ctx, createScript, cmd)
 	if err != nil {
 		return fmt.Errorf("redis: create task %s: %w", rec.ID, err)
@@ -227,7 +240,7 @@ func (s *Store) write(ctx context.Context, rec, stored *tasks.Record, seq int64,
 		k.task+rec.ID, c.expiry, c.lease, c.active, k.actives+stored.Principal,
 		rec.ID, seq, stored.Version, stored.Version+1, unfinished, c.grace,
 		scoreArg(rec.ExpiresAt, !rec.ExpiresAt.IsZero()), scoreArg(rec.LeaseExpiresAt, leased(rec)),
-		expiryMember(rec.ID, stored.Principal), c.signals, msg, set.bytes(), unset.bytes(), c.own)
+		expiryMember(rec.ID, stored.Principal), c.signals, msg, set.bytes(), unset.bytes(), s.own.Load())
 	return s.writes.run(ctx, updateScript, cmd)
 }
 
