@@ -16,6 +16,7 @@ import (
 const (
 	fSeq     = "seq" // creation number, for List; with fVersion what a write checks
 	fVersion = "v"
+	fToken   = "w" // the token of the write that made this version (write_tokens.go)
 
 	// Identity, written once by Create.
 	fPrincipal = "principal"

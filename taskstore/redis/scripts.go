@@ -56,11 +56,19 @@ end
 // KEYS: task, seq, list, expiry, lease, active, principal's active, all.
 // ARGV: id, per-principal quota, total quota, grace, expiry score, lease
 // score, expiry member, signal channel, signal message (” for none), the
-// hash's field-value pairs as a field list (field_list.go), and the own
-// channel of the writer's Bus (see luaSignal).
-// Returns "exists", "limit:principal", "limit:total", or the creation number.
+// hash's field-value pairs as a field list (field_list.go), the first
+// pair the write's token, and the own channel of the writer's Bus (see
+// luaSignal).
+// Returns "exists", "limit:principal", "limit:total", or the creation
+// number, also when this very write stored the task in an earlier run
+// (write_tokens.go).
 var createScript = redis.NewScript(luaNow + luaDeadline + luaSignal + `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
+if redis.call('EXISTS', KEYS[1]) == 1 then
+	if redis.call('HGET', KEYS[1], 'w') == cmsgpack.unpack(ARGV[10])[2] then
+		return tonumber(redis.call('HGET', KEYS[1], 'seq'))
+	end
+	return 'exists'
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now)
 redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', now)
 local per, total = tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -89,14 +97,18 @@ return seq
 // ARGV: id, expected creation number, expected version, new version,
 // "1" if the task stays unfinished, grace, expiry score, lease score,
 // expiry member, signal channel, signal message (” for none), the
-// field-value pairs to set and the fields to delete, each as a field list
-// (field_list.go), and the own channel of the writer's Bus (see
-// luaSignal).
-// Returns "ok", "missing" or "stale".
+// field-value pairs to set (the first pair the write's token) and the
+// fields to delete, each as a field list (field_list.go), and the own
+// channel of the writer's Bus (see luaSignal).
+// Returns "ok", also when this very write made the new version in an
+// earlier run (write_tokens.go), "missing" or "stale".
 var updateScript = redis.NewScript(luaNow + luaDeadline + luaSignal + `
-local cur = redis.call('HMGET', KEYS[1], 'seq', 'v')
+local cur = redis.call('HMGET', KEYS[1], 'seq', 'v', 'w')
 if not cur[1] then return 'missing' end
-if cur[1] ~= ARGV[2] or cur[2] ~= ARGV[3] then return 'stale' end
+if cur[1] ~= ARGV[2] or cur[2] ~= ARGV[3] then
+	if cur[1] == ARGV[2] and cur[2] == ARGV[4] and cur[3] == cmsgpack.unpack(ARGV[12])[2] then return 'ok' end
+	return 'stale'
+end
 redis.call('HSET', KEYS[1], 'v', ARGV[4], unpack(cmsgpack.unpack(ARGV[12])))
 local unset = cmsgpack.unpack(ARGV[13])
 if #unset > 0 then redis.call('HDEL', KEYS[1], unpack(unset)) end

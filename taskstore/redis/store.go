@@ -43,6 +43,8 @@ type Store struct {
 	seen *tasks.VersionCache
 	// writes runs the create and update scripts, grouped.
 	writes *groupWriter
+	// tokens tells each write's script runs from every other write's.
+	tokens *writeTokens
 }
 
 var _ tasks.SignallingStore = (*Store)(nil)
@@ -64,7 +66,7 @@ func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
 	preloadScripts(client, cfg.logger)
 	k := newKeys(cfg.prefix)
 	s := &Store{client: client, keys: k, consts: newConstArgs(k, cfg.grace),
-		seen: tasks.NewVersionCache(seenTasks), writes: newGroupWriter(client)}
+		seen: tasks.NewVersionCache(seenTasks), writes: newGroupWriter(client), tokens: newWriteTokens()}
 	s.own.Store("")
 	return s, nil
 }
@@ -118,6 +120,7 @@ func (s *Store) create(ctx context.Context, rec *tasks.Record, quota tasks.Quota
 	}
 	k := s.keys
 	fields := newFieldList(recordSize(rec))
+	s.tokens.add(&fields)
 	identityFields(&fields, rec)
 	mutableFields(&fields, nil, rec)
 	c := &s.consts
@@ -230,6 +233,7 @@ func (s *Store) update(ctx context.Context, rec *tasks.Record, msg string) error
 func (s *Store) write(ctx context.Context, rec, stored *tasks.Record, seq int64, msg string) (any, error) {
 	k := s.keys
 	set, unset := newFieldList(recordSize(rec)), newFieldList(64)
+	s.tokens.add(&set)
 	mutableFields(&set, &unset, rec)
 	unfinished := "0"
 	if !rec.Status.Terminal() {
