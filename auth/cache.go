@@ -16,6 +16,10 @@ const (
 	DefaultCacheMaxEntries = 10000
 )
 
+// sharedVerifyTimeout bounds a verification the requests presenting one
+// token share, which no request's cancellation ends.
+const sharedVerifyTimeout = 30 * time.Second
+
 // CacheOptions configures [NewCachingVerifier].
 type CacheOptions struct {
 	// TTL is how long a verified token's TokenInfo is reused, never past
@@ -89,26 +93,36 @@ func (c *CachingVerifier) Verify(ctx context.Context, token string) (*TokenInfo,
 		c.mu.Unlock()
 		return copyInfo(e.info), e.err
 	}
-	if call := c.inflight[key]; call != nil {
-		c.mu.Unlock()
-		select {
-		case <-call.done:
-			return copyInfo(call.info), call.err
-		case <-ctx.Done():
-			return nil, context.Cause(ctx)
-		}
+	call := c.inflight[key]
+	if call == nil {
+		call = &cacheCall{done: make(chan struct{})}
+		c.inflight[key] = call
+		// The call is shared, so it runs apart from the request that
+		// started it (with its context's values, without its
+		// cancellation): that request's end used to fail every other
+		// waiting for the call.
+		go c.verify(context.WithoutCancel(ctx), key, token, call)
 	}
-	call := &cacheCall{done: make(chan struct{})}
-	c.inflight[key] = call
 	c.mu.Unlock()
+	select {
+	case <-call.done:
+		return copyInfo(call.info), call.err
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
 
+// verify asks the wrapped verifier about token, remembers its verdict and
+// hands it to the requests waiting for call.
+func (c *CachingVerifier) verify(ctx context.Context, key [32]byte, token string, call *cacheCall) {
+	ctx, cancel := context.WithTimeout(ctx, sharedVerifyTimeout)
+	defer cancel()
 	call.info, call.err = c.next.Verify(ctx, token)
 	c.mu.Lock()
 	delete(c.inflight, key)
 	c.rememberLocked(key, call.info, call.err)
 	c.mu.Unlock()
 	close(call.done)
-	return copyInfo(call.info), call.err
 }
 
 // rememberLocked keeps a verdict for as long as the options allow.
@@ -140,7 +154,10 @@ func (c *CachingVerifier) rememberLocked(key [32]byte, info *TokenInfo, err erro
 	c.entries[key] = &cacheEntry{info: info, err: err, until: until}
 }
 
-// copyInfo returns a copy of info whose slices the caller may change.
+// copyInfo returns a copy of info whose slices and claims the caller may
+// change: every request with the token is handed the same remembered
+// TokenInfo, and a handler writing to its Claims changed what the others
+// saw (and raced them).
 func copyInfo(info *TokenInfo) *TokenInfo {
 	if info == nil {
 		return nil
@@ -148,5 +165,28 @@ func copyInfo(info *TokenInfo) *TokenInfo {
 	c := *info
 	c.Scopes = slices.Clone(info.Scopes)
 	c.Audience = slices.Clone(info.Audience)
+	if info.Claims != nil {
+		c.Claims = cloneJSON(info.Claims).(map[string]any)
+	}
 	return &c
+}
+
+// cloneJSON returns a deep copy of a decoded JSON value: its objects and
+// arrays copied, its other values (strings, numbers, booleans) shared.
+func cloneJSON(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		c := make(map[string]any, len(v))
+		for k, e := range v {
+			c[k] = cloneJSON(e)
+		}
+		return c
+	case []any:
+		c := make([]any, len(v))
+		for i, e := range v {
+			c[i] = cloneJSON(e)
+		}
+		return c
+	}
+	return v
 }

@@ -181,3 +181,96 @@ func TestCachingVerifierSharesOneCallAmongConcurrentRequests(t *testing.T) {
 		t.Errorf("%d calls for 8 concurrent verifications of one token, want 1", n)
 	}
 }
+
+// awaitedContext reports, by closing waiting, that a request has begun to
+// wait on it.
+type awaitedContext struct {
+	context.Context
+	once    sync.Once
+	waiting chan struct{}
+}
+
+func (c *awaitedContext) Done() <-chan struct{} {
+	c.once.Do(func() { close(c.waiting) })
+	return c.Context.Done()
+}
+
+// contextVerifier accepts every token once released, failing with its
+// context's error if that ends first, as an HTTP call does.
+type contextVerifier struct {
+	started, release chan struct{}
+}
+
+func (v *contextVerifier) Verify(ctx context.Context, token string) (*auth.TokenInfo, error) {
+	v.started <- struct{}{}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-v.release:
+		return &auth.TokenInfo{Subject: token, Audience: []string{"https://rs"}}, nil
+	}
+}
+
+// A verification shared by the requests presenting one token is not ended
+// by the request that started it going away: the others still get the
+// verdict, and the call is made once.
+func TestCachingVerifierASharedCallOutlivesTheRequestThatStartedIt(t *testing.T) {
+	v := &contextVerifier{started: make(chan struct{}, 2), release: make(chan struct{})}
+	c, _ := newCache(v, auth.CacheOptions{})
+	first, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	firstErr := make(chan error, 1)
+	go func() {
+		_, err := c.Verify(first, "good")
+		firstErr <- err
+	}()
+	<-v.started
+	waiter := &awaitedContext{Context: context.Background(), waiting: make(chan struct{})}
+	type verdict struct {
+		info *auth.TokenInfo
+		err  error
+	}
+	second := make(chan verdict, 1)
+	go func() {
+		info, err := c.Verify(waiter, "good")
+		second <- verdict{info, err}
+	}()
+	<-waiter.waiting // the second request waits for the first's call
+	cancel()
+	if err := <-firstErr; !errors.Is(err, context.Canceled) {
+		t.Errorf("the request that went away got %v, want context.Canceled", err)
+	}
+	close(v.release)
+	if got := <-second; got.err != nil || got.info.Subject != "good" {
+		t.Errorf("the request still waiting got %+v, %v; want the token's info", got.info, got.err)
+	}
+	select {
+	case <-v.started:
+		t.Error("the token was verified twice")
+	default:
+	}
+}
+
+// Each request is handed its own copy of the remembered claims: what one
+// handler writes into them, at any depth, no other request sees.
+func TestCachingVerifierHandsEachRequestItsOwnClaims(t *testing.T) {
+	next := auth.VerifierFunc(func(context.Context, string) (*auth.TokenInfo, error) {
+		return &auth.TokenInfo{Subject: "alice", Audience: []string{"https://rs"},
+			Claims: map[string]any{"sub": "alice", "groups": []any{"dev"}, "ext": map[string]any{"tier": "free"}}}, nil
+	})
+	c, _ := newCache(next, auth.CacheOptions{})
+	first, err := c.Verify(context.Background(), "good")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Claims["role"] = "admin"
+	first.Claims["groups"].([]any)[0] = "ops"
+	first.Claims["ext"].(map[string]any)["tier"] = "paid"
+	second, err := c.Verify(context.Background(), "good")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, leaked := second.Claims["role"]; leaked || second.Claims["groups"].([]any)[0] != "dev" || second.Claims["ext"].(map[string]any)["tier"] != "free" {
+		t.Errorf("another request's changes show in the claims handed out next: %v", second.Claims)
+	}
+}

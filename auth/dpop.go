@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
@@ -53,22 +53,15 @@ type DPoPConfig struct {
 // is nil.
 var defaultDPoPAlgorithms = []string{"ES256", "ES384", "ES512", "RS256", "PS256", "EdDSA"}
 
-// maxDPoPReplayEntries bounds the proofs remembered against replay; past
-// it, new proofs are refused until old ones age out (a flood of proofs
-// cannot grow memory without limit).
-const maxDPoPReplayEntries = 100_000
-
 // dpopChecker checks DPoP proofs for one resource.
 type dpopChecker struct {
 	algs     []jose.SignatureAlgorithm
 	names    string // the algorithms, space-separated, for challenges
 	required bool
 	lifetime time.Duration
-	htu      string      // the resource's URL as proofs must name it
-	nonces   *dpopNonces // nil unless the server issues nonces
-
-	mu   sync.Mutex
-	seen map[string]time.Time // jti → when it may be forgotten
+	htu      string       // the resource's URL as proofs must name it
+	nonces   *dpopNonces  // nil unless the server issues nonces
+	replays  *dpopReplays // the proofs accepted, against replay
 }
 
 // newDPoPChecker returns a checker for proofs of requests to resource.
@@ -89,7 +82,9 @@ func newDPoPChecker(cfg *DPoPConfig, resource string) (*dpopChecker, error) {
 		lifetime = 5 * time.Minute
 	}
 	d := &dpopChecker{algs: algs, names: strings.Join(names, " "), required: cfg.Required,
-		lifetime: lifetime, htu: normalizeHTU(resource), seen: map[string]time.Time{}}
+		lifetime: lifetime, htu: normalizeHTU(resource),
+		// iat may be up to a lifetime ahead of now, and a lifetime behind.
+		replays: newDPoPReplays(2*lifetime, maxDPoPReplayEntries, maxDPoPProofsPerKey)}
 	if cfg.NonceWindow > 0 {
 		d.nonces = newDPoPNonces(cfg.NonceWindow, cfg.NonceSecret)
 	}
@@ -106,79 +101,61 @@ type dpopClaims struct {
 	Nonce *string  `json:"nonce"`
 }
 
+// dpopProof is what the checker keeps of a proof it verified.
+type dpopProof struct {
+	thumb string // the thumbprint of the key it was signed with (RFC 7638)
+	jti   string
+}
+
 // check verifies the DPoP proof of r, which presents token, as RFC 9449
-// section 4.3 says, and returns the thumbprint of the key it was signed
-// with.
-func (d *dpopChecker) check(r *http.Request, token string, now time.Time) (string, error) {
+// section 4.3 says, all but replay: the caller remembers the proof once
+// its key is the one the token is bound to (dpopReplays.remember).
+func (d *dpopChecker) check(r *http.Request, token string, now time.Time) (dpopProof, error) {
 	values := r.Header.Values("DPoP")
 	if len(values) != 1 {
-		return "", proofErrorf("the request must carry exactly one DPoP header with a proof, not %d", len(values))
+		return dpopProof{}, proofErrorf("the request must carry exactly one DPoP header with a proof, not %d", len(values))
 	}
 	jws, err := jose.ParseSignedCompact(values[0], d.algs)
 	if err != nil {
-		return "", proofErrorf("not a compact JWS signed with an accepted algorithm (%s): %v", d.names, err)
+		return dpopProof{}, proofErrorf("not a compact JWS signed with an accepted algorithm (%s): %v", d.names, err)
 	}
 	hdr := jws.Signatures[0].Protected
 	if typ, _ := hdr.ExtraHeaders["typ"].(string); typ != "dpop+jwt" {
-		return "", proofErrorf("its typ is %q, not dpop+jwt", typ)
+		return dpopProof{}, proofErrorf("its typ is %q, not dpop+jwt", typ)
 	}
 	if hdr.JSONWebKey == nil || !hdr.JSONWebKey.IsPublic() || !hdr.JSONWebKey.Valid() {
-		return "", proofErrorf("its jwk header must hold a public key")
+		return dpopProof{}, proofErrorf("its jwk header must hold a public key")
 	}
 	payload, err := jws.Verify(hdr.JSONWebKey)
 	if err != nil {
-		return "", proofErrorf("its signature does not verify with its jwk")
+		return dpopProof{}, proofErrorf("its signature does not verify with its jwk")
 	}
 	var c dpopClaims
 	if err := json.Unmarshal(payload, &c); err != nil {
-		return "", proofErrorf("its claims are not valid JSON of the expected types: %v", err)
+		return dpopProof{}, proofErrorf("its claims are not valid JSON of the expected types: %v", err)
 	}
 	switch {
 	case c.JTI == nil || *c.JTI == "" || c.HTM == nil || c.HTU == nil || c.IAT == nil || c.ATH == nil:
-		return "", proofErrorf("it must have the jti, htm, htu, iat and ath claims")
+		return dpopProof{}, proofErrorf("it must have the jti, htm, htu, iat and ath claims")
 	case *c.HTM != r.Method:
-		return "", proofErrorf("its htm is %q, but the request is a %s", *c.HTM, r.Method)
+		return dpopProof{}, proofErrorf("its htm is %q, but the request is a %s", *c.HTM, r.Method)
 	case normalizeHTU(*c.HTU) != d.htu:
-		return "", proofErrorf("its htu is %q, not this resource's URL %s", *c.HTU, d.htu)
+		return dpopProof{}, proofErrorf("its htu is %q, not this resource's URL %s", *c.HTU, d.htu)
 	case now.Sub(time.Unix(int64(*c.IAT), 0)).Abs() > d.lifetime:
-		return "", proofErrorf("its iat is more than %s from now", d.lifetime)
+		return dpopProof{}, proofErrorf("its iat is more than %s from now", d.lifetime)
 	}
 	if d.nonces != nil && (c.Nonce == nil || !d.nonces.valid(*c.Nonce, now)) {
-		return "", errUseDPoPNonce
+		return dpopProof{}, errUseDPoPNonce
 	}
 	sum := sha256.Sum256([]byte(token))
 	if subtle.ConstantTimeCompare([]byte(*c.ATH), []byte(base64.RawURLEncoding.EncodeToString(sum[:]))) != 1 {
-		return "", proofErrorf("its ath is not the hash of the access token presented")
-	}
-	if err := d.remember(*c.JTI, now); err != nil {
-		return "", err
+		return dpopProof{}, proofErrorf("its ath is not the hash of the access token presented")
 	}
 	thumb, err := hdr.JSONWebKey.Thumbprint(crypto.SHA256)
 	if err != nil {
-		return "", proofErrorf("its jwk has no thumbprint: %v", err)
+		return dpopProof{}, proofErrorf("its jwk has no thumbprint: %v", err)
 	}
-	return base64.RawURLEncoding.EncodeToString(thumb), nil
-}
-
-// remember records jti, refusing one seen within the proof lifetime.
-func (d *dpopChecker) remember(jti string, now time.Time) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if until, ok := d.seen[jti]; ok && now.Before(until) {
-		return proofErrorf("its jti was used before; send a fresh proof with every request")
-	}
-	if len(d.seen) >= maxDPoPReplayEntries {
-		for k, until := range d.seen {
-			if !now.Before(until) {
-				delete(d.seen, k)
-			}
-		}
-		if len(d.seen) >= maxDPoPReplayEntries {
-			return proofErrorf("the server is remembering too many recent proofs; retry shortly")
-		}
-	}
-	d.seen[jti] = now.Add(2 * d.lifetime) // iat may be up to a lifetime ahead
-	return nil
+	return dpopProof{thumb: base64.RawURLEncoding.EncodeToString(thumb), jti: *c.JTI}, nil
 }
 
 // proofErrorf returns an error wrapping ErrInvalidDPoPProof.
@@ -186,12 +163,52 @@ func proofErrorf(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidDPoPProof}, args...)...)
 }
 
-// normalizeHTU is a URL as proofs are compared by: scheme and host
-// lowercased, without query, fragment or a trailing slash.
+// normalizeHTU is a URL as proofs are compared by, with the syntax- and
+// scheme-based normalization RFC 9449 section 4.3 asks for (RFC 3986
+// section 6.2.2 and 6.2.3): scheme and host lowercased, the scheme's
+// default port dropped, percent-encoded unreserved characters decoded and
+// other escapes' hex digits uppercased; without query, fragment or a
+// trailing slash.
 func normalizeHTU(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return raw
 	}
-	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host) + strings.TrimSuffix(u.EscapedPath(), "/")
+	scheme, host := strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	if port := u.Port(); (scheme == "https" && port == "443") || (scheme == "http" && port == "80") {
+		host = strings.TrimSuffix(host, ":"+port)
+	}
+	return scheme + "://" + host + strings.TrimSuffix(normalizeEscapes(u.EscapedPath()), "/")
+}
+
+// normalizeEscapes decodes the percent-encoded unreserved characters of an
+// escaped path and uppercases the hex digits of the other escapes.
+func normalizeEscapes(path string) string {
+	if !strings.Contains(path, "%") {
+		return path
+	}
+	var b strings.Builder
+	for i := 0; i < len(path); i++ {
+		if path[i] != '%' || i+2 >= len(path) {
+			b.WriteByte(path[i])
+			continue
+		}
+		c, err := strconv.ParseUint(path[i+1:i+3], 16, 8)
+		if err != nil {
+			b.WriteByte(path[i])
+			continue
+		}
+		if unreserved(byte(c)) {
+			b.WriteByte(byte(c))
+		} else {
+			b.WriteString("%" + strings.ToUpper(path[i+1:i+3]))
+		}
+		i += 2
+	}
+	return b.String()
+}
+
+// unreserved reports whether c is an unreserved character of RFC 3986.
+func unreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
 }

@@ -230,3 +230,14 @@ func findDPoPChallenge(resp *http.Response) (auth.Challenge, bool) {
 	}
 	return auth.Challenge{}, false
 }
+
+// A proof refused because its key is not the token's is not remembered
+// against replay: only the proofs of keys tokens are bound to take room
+// there, so the token's own client may use the same jti.
+func TestDPoP_AProofRefusedForItsKeyIsNotRemembered(t *testing.T) {
+	s := newDPoPSetup(t, &auth.DPoPConfig{})
+	sameJTI := func(c map[string]any) { c["jti"] = "one-jti" }
+	other := newDPoPKey(t)
+	wantInvalidProof(t, s.p.call(t, "DPoP "+s.token, "DPoP", other.proof(t, "dpop+jwt", http.MethodPost, s.p.resource, s.token, sameJTI)), "another key")
+	decodeSeen(t, s.p.call(t, "DPoP "+s.token, "DPoP", s.key.proof(t, "dpop+jwt", http.MethodPost, s.p.resource, s.token, sameJTI)))
+}

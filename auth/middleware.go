@@ -113,15 +113,19 @@ func (rs *ResourceServer) authenticate(r *http.Request) (*TokenInfo, error) {
 	}
 	switch {
 	case dpop:
-		thumb, err := rs.dpop.check(r, token, time.Now())
+		now := time.Now()
+		proof, err := rs.dpop.check(r, token, now)
 		if err != nil {
 			return nil, err
 		}
 		if info.Confirmation == "" {
 			return nil, invalidf("the token is not DPoP-bound; present it with the Bearer scheme")
 		}
-		if info.Confirmation != thumb {
+		if info.Confirmation != proof.thumb {
 			return nil, proofErrorf("it is signed with another key than the one the token is bound to")
+		}
+		if err := rs.dpop.replays.remember(proof.thumb, proof.jti, now); err != nil {
+			return nil, err
 		}
 	case info.Confirmation != "":
 		return nil, invalidf("the token is DPoP-bound: present it with the DPoP scheme and a proof signed with its key")
