@@ -32,14 +32,15 @@ type HandlerOptions struct {
 	// no open stream for this long. 0 means DefaultSessionIdleTimeout; a
 	// negative value keeps idle sessions until they are deleted.
 	SessionIdleTimeout time.Duration
-	// MaxSessions bounds the number of live legacy sessions; an initialize
-	// beyond it is refused with 503 and Retry-After (when sessions idle
-	// past SessionIdleTimeout cannot be reclaimed to make room). 0 means
-	// DefaultMaxSessions; negative means no bound.
+	// MaxSessions bounds the number of live legacy sessions started on
+	// this Handler (not those it took over from a shared store); an
+	// initialize beyond it is refused with 503 and Retry-After (when
+	// sessions idle past SessionIdleTimeout cannot be reclaimed to make
+	// room). 0 means DefaultMaxSessions; negative means no bound.
 	MaxSessions int
-	// MaxSessionsPerClient bounds the live legacy sessions of one client:
-	// one principal, or without authentication one remote address (see
-	// sse.ClientKey). An initialize beyond it is refused with 429 and a
+	// MaxSessionsPerClient bounds the live legacy sessions one client
+	// started on this Handler: one principal, or without authentication
+	// one remote address (see sse.ClientKey). An initialize beyond it is refused with 429 and a
 	// JSON-RPC error saying which limit was hit. Behind a reverse proxy
 	// every unauthenticated client has the proxy's address: authenticate
 	// clients, or raise this. 0 means DefaultMaxSessionsPerClient;

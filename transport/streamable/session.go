@@ -39,7 +39,7 @@ type session struct {
 	h          *Handler
 	id         string
 	principal  string       // who initialized the session (auth.PrincipalFrom); only they reach it
-	client     string       // the client its per-client limit counts it against (sse.ClientKey)
+	client     string       // the client its per-client limit counts it against (sse.ClientKey); "" if taken over from another instance
 	lastActive atomic.Int64 // unix nanoseconds of the last HTTP activity
 	// stored is the session's state in the shared store (HandlerOptions.Sessions)
 	// as last read, nil without one or before initialize (see shared.go).

@@ -4,8 +4,11 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/weftmcp/weft/auth"
+	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/sessions"
 )
 
 // asClient passes each request to next as if it came from the remote
@@ -97,4 +100,40 @@ func TestDefaultSessionLimits(t *testing.T) {
 			t.Fatalf("session %d of one client with no per-client limit: %v", i+1, err)
 		}
 	}
+}
+
+// A session one instance took over from another counts against none of
+// its limits, which bound the sessions started there: a client whose one
+// session, started on A, is served by B may still start one on B with
+// MaxSessionsPerClient 1.
+func TestATakenOverSessionDoesNotCountAgainstItsClientsCap(t *testing.T) {
+	store := sessions.NewMemoryStore()
+	_, urlA := sharedInstanceWith(t, HandlerOptions{Sessions: store, SessionIdleTimeout: time.Hour})
+	b, urlB := sharedInstanceWith(t, HandlerOptions{Sessions: store, SessionIdleTimeout: time.Hour, MaxSessionsPerClient: 1})
+	resp := initializeAs(t, urlA, "203.0.113.7:1000", "")
+	wantStatus(t, resp, http.StatusOK)
+	sid := resp.Header.Get("Mcp-Session-Id")
+	h := legacyHeaders(sid)
+	h["X-Address"] = "203.0.113.7:1000"
+	wantStatus(t, do(t, "POST", urlB, h, `{"jsonrpc":"2.0","id":9,"method":"ping"}`), http.StatusOK)
+	if b.sessions.lookup(sid) == nil {
+		t.Fatal("B did not take the session over")
+	}
+	wantResponse(t, initializeAs(t, urlB, "203.0.113.7:1000", ""))
+	wantError(t, initializeAs(t, urlB, "203.0.113.7:1000", ""), http.StatusTooManyRequests, codeTransport)
+}
+
+// The same for MaxSessions: a session taken over does not fill the table
+// of the instance that took it over.
+func TestATakenOverSessionDoesNotCountAgainstTheTableCap(t *testing.T) {
+	store := sessions.NewMemoryStore()
+	_, urlA := sharedInstanceWith(t, HandlerOptions{Sessions: store, SessionIdleTimeout: time.Hour})
+	b, urlB := sharedInstanceWith(t, HandlerOptions{Sessions: store, SessionIdleTimeout: time.Hour, MaxSessions: 1})
+	sid := initSession(t, urlA, mcp.Version20251125)
+	wantStatus(t, do(t, "POST", urlB, legacyHeaders(sid), `{"jsonrpc":"2.0","id":9,"method":"ping"}`), http.StatusOK)
+	if b.sessions.lookup(sid) == nil {
+		t.Fatal("B did not take the session over")
+	}
+	wantResponse(t, initializeAs(t, urlB, "198.51.100.9:1000", ""))
+	wantStatus(t, initializeAs(t, urlB, "198.51.100.10:1000", ""), http.StatusServiceUnavailable)
 }

@@ -25,12 +25,13 @@ type sessionTable struct {
 
 	mu       sync.Mutex
 	m        map[string]*session
-	ofClient map[string]clientSessions // live sessions per client (session.client)
+	started  int                       // sessions of m started here: what MaxSessions bounds
+	ofClient map[string]clientSessions // live sessions started here per client (session.client)
 	janitor  chan struct{}             // closed to stop the expiry goroutine; nil until started
 	stopped  bool
 }
 
-// clientSessions counts the live sessions of one client, and holds the
+// clientSessions counts the live sessions one client started here, and holds the
 // key they share: a session takes its client's key from here rather than
 // keep the copy its initialize made (24 B per idle session, of 1.55 KB).
 type clientSessions struct {
@@ -44,7 +45,7 @@ type clientSessions struct {
 // client may.
 func (t *sessionTable) create(principal, client string) (*session, error) {
 	max, perClient := t.h.opts.MaxSessions, t.h.opts.MaxSessionsPerClient
-	if max > 0 && t.len() >= max {
+	if max > 0 && t.startedHere() >= max {
 		t.sweep(t.now())
 	}
 	s := newSession(t.h, newSessionID(), principal, client)
@@ -58,33 +59,52 @@ func (t *sessionTable) create(principal, client string) (*session, error) {
 			"(DELETE with their Mcp-Session-Id)%s, or raise the limit (HandlerOptions.MaxSessionsPerClient; weft: --max-sessions-per-client). "+
 			"Behind a reverse proxy all unauthenticated clients share its address: authenticate them, or raise the limit",
 			errTooManyClientSessions, client, perClient, t.idleNote())
-	case max > 0 && len(t.m) >= max:
+	case max > 0 && t.started >= max:
 		return nil, fmt.Errorf("%w: the server holds its limit of %d sessions; retry later, or raise HandlerOptions.MaxSessions (weft: --max-sessions)", errTooManySessions, max)
 	}
 	t.insertLocked(s)
 	return s, nil
 }
 
-// insertLocked adds s to the table and starts the expiry goroutine if it
-// has not started; t.mu is held.
+// insertLocked adds s to the table, counting it against its client
+// unless it was taken over (client ""), and starts the expiry goroutine if
+// it has not started; t.mu is held.
 func (t *sessionTable) insertLocked(s *session) {
 	if t.m == nil {
 		t.m = make(map[string]*session)
 		t.ofClient = make(map[string]clientSessions)
 	}
 	t.m[s.id] = s
-	c, ok := t.ofClient[s.client]
-	if ok {
-		s.client = c.key
-	} else {
-		c.key = s.client
+	if s.client != "" {
+		t.started++
+		c, ok := t.ofClient[s.client]
+		if ok {
+			s.client = c.key
+		} else {
+			c.key = s.client
+		}
+		c.n++
+		t.ofClient[c.key] = c
 	}
-	c.n++
-	t.ofClient[c.key] = c
-	if t.janitor == nil && t.h.opts.SessionIdleTimeout > 0 {
+	if t.janitor == nil && (t.h.opts.SessionIdleTimeout > 0 || t.h.opts.Sessions != nil) {
 		t.janitor = make(chan struct{})
-		go t.expire(t.janitor, t.h.opts.SessionIdleTimeout)
+		go t.expire(t.janitor)
 	}
+}
+
+// keepTakenOver is how long a copy of a session taken over from another
+// instance is kept while idle here. Such copies count against no session
+// limit (those bound the sessions started here, and each is counted on the
+// instance that started it); they are bounded instead by being dropped
+// once idle here this long, which leaves the session in the store for its
+// next request to take over again. That is the idle timeout, or without
+// one DefaultSessionIdleTimeout: the copies of sessions kept until deleted
+// are still only a cache.
+func (t *sessionTable) keepTakenOver() time.Duration {
+	if idle := t.h.opts.SessionIdleTimeout; idle > 0 {
+		return idle
+	}
+	return DefaultSessionIdleTimeout
 }
 
 // idleNote says when idle sessions end, for a message.
@@ -124,11 +144,11 @@ func (t *sessionTable) lookupOf(id, principal string) *session {
 	return nil
 }
 
-// len returns the number of live sessions.
-func (t *sessionTable) len() int {
+// startedHere returns the number of live sessions started here.
+func (t *sessionTable) startedHere() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return len(t.m)
+	return t.started
 }
 
 // end removes a session and ends it with cause: its server stops reading,
@@ -145,11 +165,14 @@ func (t *sessionTable) end(s *session, cause error) {
 	t.mu.Lock()
 	if t.m[s.id] == s {
 		delete(t.m, s.id)
-		if c := t.ofClient[s.client]; c.n > 1 {
-			c.n--
-			t.ofClient[s.client] = c
-		} else {
-			delete(t.ofClient, s.client)
+		if s.client != "" {
+			t.started--
+			if c := t.ofClient[s.client]; c.n > 1 {
+				c.n--
+				t.ofClient[s.client] = c
+			} else {
+				delete(t.ofClient, s.client)
+			}
 		}
 	}
 	t.mu.Unlock()
@@ -173,18 +196,19 @@ func (t *sessionTable) end(s *session, cause error) {
 	}
 }
 
-// sweep ends the sessions idle since before now minus the idle timeout and
-// returns how many it ended.
+// sweep ends the sessions idle since before now minus the idle timeout,
+// and drops the copies of sessions taken over that are idle here past
+// keepTakenOver, and returns how many it ended.
 func (t *sessionTable) sweep(now time.Time) int {
 	idle := t.h.opts.SessionIdleTimeout
-	if idle <= 0 {
+	if idle <= 0 && t.h.opts.Sessions == nil {
 		return 0
 	}
-	cutoff := now.Add(-idle)
+	cutoff, takenOverCutoff := now.Add(-idle), now.Add(-t.keepTakenOver())
 	var expired []*session
 	t.mu.Lock()
 	for _, s := range t.m {
-		if s.idleSince(cutoff) {
+		if s.client == "" && s.idleSince(takenOverCutoff) || s.client != "" && idle > 0 && s.idleSince(cutoff) {
 			expired = append(expired, s)
 		}
 	}
@@ -197,9 +221,14 @@ func (t *sessionTable) sweep(now time.Time) int {
 	return len(expired)
 }
 
-// expire sweeps idle sessions periodically until stop is closed.
-func (t *sessionTable) expire(stop chan struct{}, idle time.Duration) {
-	tick := time.NewTicker(max(min(idle/2, time.Minute), time.Millisecond))
+// expire sweeps idle sessions periodically until stop is closed: every
+// half idle timeout, at most every minute.
+func (t *sessionTable) expire(stop chan struct{}) {
+	every := time.Minute
+	if idle := t.h.opts.SessionIdleTimeout; idle > 0 {
+		every = max(min(idle/2, every), time.Millisecond)
+	}
+	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
 		select {

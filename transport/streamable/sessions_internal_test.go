@@ -45,3 +45,11 @@ func TestSessionsOfOneClientShareItsKey(t *testing.T) {
 		t.Errorf("%d clients counted once every session ended, want 0", left)
 	}
 }
+
+// len returns the number of sessions the table holds, started here or
+// taken over.
+func (t *sessionTable) len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.m)
+}

@@ -13,7 +13,6 @@ import (
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/sessions"
-	"github.com/weftmcp/weft/transport/sse"
 )
 
 // This file serves legacy sessions kept in a shared sessions.Store
@@ -192,14 +191,15 @@ func (t *sessionTable) find(r *http.Request, id string, checkedByWrite bool) (*s
 		local.stored.Store(rec)
 		return local, nil
 	}
-	return t.adopt(r.Context(), rec, sse.ClientKey(r))
+	return t.adopt(r.Context(), rec)
 }
 
 // adopt makes the table hold a session another instance started, from its
 // stored state, and connects the server to it: the server serves it as the
-// record says, without a new initialize. Taken-over sessions do not count
-// against the session limits, which bound the sessions started here.
-func (t *sessionTable) adopt(ctx context.Context, rec *sessions.Record, client string) (*session, error) {
+// record says, without a new initialize. Taken-over sessions have no
+// client and so count against no session limit, which bound the sessions
+// started here; the sweep drops them once idle here (see keepTakenOver).
+func (t *sessionTable) adopt(ctx context.Context, rec *sessions.Record) (*session, error) {
 	var routedAfter uint64
 	if r := t.h.router; r != nil {
 		// Answers and cancels meant for this Handler come after this.
@@ -209,7 +209,7 @@ func (t *sessionTable) adopt(ctx context.Context, rec *sessions.Record, client s
 		}
 		routedAfter = last
 	}
-	s := newSession(t.h, rec.ID, rec.Principal, client)
+	s := newSession(t.h, rec.ID, rec.Principal, "")
 	s.version = rec.Version
 	s.stored.Store(rec)
 	t.mu.Lock()

@@ -21,9 +21,18 @@ import (
 // sharedInstance serves a real server on a Handler sharing store.
 func sharedInstance(t *testing.T, store sessions.Store) (*Handler, string) {
 	t.Helper()
-	s := server.New(mcp.Implementation{Name: "shared", Version: "1"}, &server.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	h := NewHandler(s, &HandlerOptions{Sessions: store, SessionIdleTimeout: time.Hour, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	hs := httptest.NewServer(h)
+	return sharedInstanceWith(t, HandlerOptions{Sessions: store, SessionIdleTimeout: time.Hour})
+}
+
+// sharedInstanceWith serves a real server on a Handler with opts (and a
+// quiet logger), behind asClient.
+func sharedInstanceWith(t *testing.T, opts HandlerOptions) (*Handler, string) {
+	t.Helper()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	s := server.New(mcp.Implementation{Name: "shared", Version: "1"}, &server.Options{Logger: quiet})
+	opts.Logger = quiet
+	h := NewHandler(s, &opts)
+	hs := httptest.NewServer(asClient(h))
 	t.Cleanup(func() {
 		h.Shutdown(context.Background())
 		hs.Close()
@@ -213,4 +222,31 @@ func TestSharedSessionsConcurrentSubscriptionsAreAllKeptHere(t *testing.T) {
 	if len(held.Subscriptions) != n {
 		t.Errorf("the Handler's copy holds %d of the %d subscriptions made through it: %v", len(held.Subscriptions), n, held.Subscriptions)
 	}
+}
+
+// Copies of sessions taken over are a cache, bounded even when sessions
+// never idle out (SessionIdleTimeout < 0): one idle here for
+// DefaultSessionIdleTimeout is dropped, and the session, which the store
+// keeps, is taken over again on its next request; a session started here
+// is kept.
+func TestTakenOverCopiesAreDroppedWhenIdleEvenWithoutATimeout(t *testing.T) {
+	store := sessions.NewMemoryStore()
+	_, urlA := sharedInstanceWith(t, HandlerOptions{Sessions: store, SessionIdleTimeout: -1})
+	b, urlB := sharedInstanceWith(t, HandlerOptions{Sessions: store, SessionIdleTimeout: -1})
+	ping := `{"jsonrpc":"2.0","id":9,"method":"ping"}`
+	takenOver := initSession(t, urlA, mcp.Version20251125)
+	wantStatus(t, do(t, "POST", urlB, legacyHeaders(takenOver), ping), http.StatusOK)
+	startedHere := initSession(t, urlB, mcp.Version20251125)
+
+	if n := b.sessions.sweep(time.Now().Add(DefaultSessionIdleTimeout - time.Minute)); n != 0 {
+		t.Fatalf("the sweep dropped %d copies idle for less than DefaultSessionIdleTimeout", n)
+	}
+	if n := b.sessions.sweep(time.Now().Add(DefaultSessionIdleTimeout + time.Minute)); n != 1 {
+		t.Fatalf("the sweep dropped %d copies, want the one taken over", n)
+	}
+	if b.sessions.lookup(takenOver) != nil || b.sessions.lookup(startedHere) == nil {
+		t.Fatalf("B holds the copy taken over: %v, the session started there: %v; want false, true",
+			b.sessions.lookup(takenOver) != nil, b.sessions.lookup(startedHere) != nil)
+	}
+	wantStatus(t, do(t, "POST", urlB, legacyHeaders(takenOver), ping), http.StatusOK)
 }
