@@ -187,10 +187,13 @@ func (t *sessionTable) find(r *http.Request, id string, checkedByWrite bool) (*s
 		return nil, err
 	case rec.Principal != principal:
 		return nil, nil
-	case local != nil:
+	case local != nil && t.lookup(id) == local:
 		local.stored.Store(rec)
 		return local, nil
 	}
+	// The table lacks the session, or dropped its copy (idle here) while
+	// the Touch was in flight: the session lives, so it is taken over
+	// afresh.
 	return t.adopt(r.Context(), rec)
 }
 

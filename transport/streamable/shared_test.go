@@ -250,3 +250,64 @@ func TestTakenOverCopiesAreDroppedWhenIdleEvenWithoutATimeout(t *testing.T) {
 	}
 	wantStatus(t, do(t, "POST", urlB, legacyHeaders(takenOver), ping), http.StatusOK)
 }
+
+// gateStore is a memory session store whose Touch, once armed is closed,
+// tells the test it has been called and waits for release.
+type gateStore struct {
+	*sessions.MemoryStore
+	armed   chan struct{}
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (s *gateStore) Touch(ctx context.Context, id string, now time.Time, every time.Duration) (*sessions.Record, error) {
+	select {
+	case <-s.armed:
+		s.entered <- struct{}{}
+		<-s.release
+	default:
+	}
+	return s.MemoryStore.Touch(ctx, id, now, every)
+}
+
+// A request of a session the store keeps alive is served even when the
+// idle sweep drops this instance's copy while the request's Touch is in
+// flight: the instance takes the session over afresh rather than answer
+// 404 from the copy it looked up before the Touch.
+func TestALiveSessionIsServedWhenItsCopyIsDroppedDuringTheTouch(t *testing.T) {
+	store := &gateStore{MemoryStore: sessions.NewMemoryStore(), armed: make(chan struct{}),
+		entered: make(chan struct{}), release: make(chan struct{})}
+	a, url := sharedInstance(t, store)
+	sid := initSession(t, url, mcp.Version20251125)
+
+	close(store.armed)
+	status := make(chan int, 1)
+	go func() {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"ping"}`))
+		for k, v := range legacyHeaders(sid) {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			status <- 0
+			return
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		status <- resp.StatusCode
+	}()
+	<-store.entered // the request has looked its copy up and asks the store
+	if n := a.sessions.sweep(time.Now().Add(2 * time.Hour)); n != 1 {
+		t.Fatalf("the sweep dropped %d copies, want the idle one", n)
+	}
+	if _, err := store.Get(context.Background(), sid); err != nil {
+		t.Fatalf("the session is no longer in the store: %v", err)
+	}
+	close(store.release)
+	if got := <-status; got != http.StatusOK {
+		t.Fatalf("a ping in a session the store keeps alive answered HTTP %d; want 200", got)
+	}
+	if a.sessions.lookup(sid) == nil {
+		t.Error("the instance did not take the session over again")
+	}
+}
