@@ -15,7 +15,8 @@ var ErrEventsGone = errors.New("streamable: the events after that ID are no long
 // resumable and store nothing.
 //
 // Within a session, streams are numbered from 0 (the GET stream) up, and the
-// events of a stream are numbered from 1 up without gaps. One store may serve
+// events of a stream are numbered from 1 up without gaps (the GET stream of
+// a session in a shared sessions.Store from one past a random base up). One store may serve
 // many Handlers: session IDs are unguessable and so never collide. Methods
 // may be called concurrently.
 type EventStore interface {

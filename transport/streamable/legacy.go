@@ -268,6 +268,11 @@ func (h *Handler) serveGet(w http.ResponseWriter, r *http.Request) {
 				// The stream has completed: replay what it stored, then end.
 				st = s.finishedStream(num)
 			}
+		} else if !st.issued(index) {
+			// Issued by another Handler's GET stream of the session, or
+			// by none: this stream's next events would reuse its IDs.
+			refuse(w, http.StatusBadRequest, "Last-Event-ID %q names no event of this session's GET stream here%s", last, s.resumeHint())
+			return
 		}
 		replay, after = true, index
 	}

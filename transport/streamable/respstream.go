@@ -58,6 +58,7 @@ type respStream struct {
 	awaiting int               // responses still due
 	held     []jsonrpc.Message // a batch's responses held for the JSON array
 	index    uint64            // the last event index used
+	first    uint64            // the index of the stream's priming event, before its first message (see getBase)
 	complete bool              // everything due was delivered, or the stream was ended
 	refusal  error             // the HTTP refusal to answer with in place of the response (see refuse)
 	beat     sse.Heartbeat     // comments on an attached SSE connection while it is quiet
@@ -419,6 +420,14 @@ func (st *respStream) attach(w http.ResponseWriter, replay bool, after uint64) (
 		st.w, st.rc = nil, nil
 	}
 	return 0, nil
+}
+
+// issued reports whether the stream has issued the event with index (its
+// priming event's, or a message's) here.
+func (st *respStream) issued(index uint64) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.first <= index && index <= st.index
 }
 
 // detach disconnects w from the stream if it is still the attached one.

@@ -393,6 +393,10 @@ func (s *session) openGet() *respStream {
 	}
 	if s.get == nil {
 		s.get = &respStream{h: s.h, sess: s, get: true, done: make(chan struct{})}
+		if s.h.opts.Sessions != nil {
+			s.get.first = getBase()
+			s.get.index = s.get.first
+		}
 	}
 	return s.get
 }

@@ -326,6 +326,16 @@ func (t *sessionTable) forgetMessages(ctx context.Context, id string) {
 // rather than another request's events.
 func streamBase() int64 { return 1 + int64(rand.Uint32())<<20 }
 
+// getBase returns the index of the priming event of a shared session's GET
+// stream on this Handler, its messages' events numbered on from it: a
+// random multiple of 2^32, so that the GET streams of one session on
+// several Handlers (and on one Handler before and after it dropped its
+// copy) issue different event IDs, and a client resuming the GET stream
+// with an ID another Handler issued gets 400 rather than, later, a second
+// event with an ID it holds for another message. With messages routed
+// (route_get.go) the GET stream is numbered by the session's box instead.
+func getBase() uint64 { return uint64(rand.Uint32()) << 32 }
+
 // firstStream returns the number of the session's first POST stream here.
 func (s *session) firstStream() int64 {
 	s.mu.Lock()
@@ -338,6 +348,9 @@ func (s *session) firstStream() int64 {
 func (s *session) resumeHint() string {
 	if s.h.opts.Sessions == nil {
 		return ""
+	}
+	if s.h.router == nil {
+		return "; without routed messages a stream resumes only on the server that served it: open the GET stream afresh, without Last-Event-ID"
 	}
 	return "; a request's stream resumes only on the server that served the request (the GET stream's, 0_<n>, on any)"
 }

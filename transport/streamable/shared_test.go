@@ -2,6 +2,7 @@ package streamable
 
 import (
 	"context"
+	stdjson "encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,9 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/server"
 	"github.com/weftmcp/weft/sessions"
+	"github.com/weftmcp/weft/transport/sse"
 )
 
 // sharedInstance serves a real server on a Handler sharing store.
@@ -28,6 +31,13 @@ func sharedInstance(t *testing.T, store sessions.Store) (*Handler, string) {
 // quiet logger), behind asClient.
 func sharedInstanceWith(t *testing.T, opts HandlerOptions) (*Handler, string) {
 	t.Helper()
+	_, h, url := sharedServer(t, opts)
+	return h, url
+}
+
+// sharedServer is sharedInstanceWith that also returns the server.
+func sharedServer(t *testing.T, opts HandlerOptions) (*server.Server, *Handler, string) {
+	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	s := server.New(mcp.Implementation{Name: "shared", Version: "1"}, &server.Options{Logger: quiet})
 	opts.Logger = quiet
@@ -37,7 +47,7 @@ func sharedInstanceWith(t *testing.T, opts HandlerOptions) (*Handler, string) {
 		h.Shutdown(context.Background())
 		hs.Close()
 	})
-	return h, hs.URL
+	return s, h, hs.URL
 }
 
 // A session idle on one instance but in use on another lives on; one idle
@@ -309,5 +319,63 @@ func TestALiveSessionIsServedWhenItsCopyIsDroppedDuringTheTouch(t *testing.T) {
 	}
 	if a.sessions.lookup(sid) == nil {
 		t.Error("the instance did not take the session over again")
+	}
+}
+
+// noTool is a tool handler that returns an empty result.
+func noTool(context.Context, *server.Request, stdjson.RawMessage) (*mcp.CallToolResult, error) {
+	return &mcp.CallToolResult{}, nil
+}
+
+// openGet opens the GET stream of session sid on url, resuming after last
+// unless it is empty, and returns its events; the stream closes with the
+// test.
+func openGet(t *testing.T, url, sid, last string) *sse.Reader {
+	t.Helper()
+	h := hdr{"Accept": "text/event-stream", "Mcp-Session-Id": sid}
+	if last != "" {
+		h["Last-Event-ID"] = last
+	}
+	resp := do(t, "GET", url, h, "")
+	wantStatus(t, resp, http.StatusOK)
+	t.Cleanup(func() { resp.Body.Close() })
+	return sse.NewReader(resp.Body, 1<<20)
+}
+
+// Without routed messages each instance numbers a shared session's GET
+// stream on its own, from a random base, so the IDs two instances issue
+// differ; and a Last-Event-ID this instance's GET stream did not issue
+// (another's, or one past its newest) is refused with 400 rather than
+// accepted with nothing to replay, after which the stream would issue IDs
+// the client already holds for other messages.
+func TestAGETStreamDoesNotResumeOnAnotherInstanceWithoutRouting(t *testing.T) {
+	store := sessions.NewMemoryStore()
+	srvA, _, urlA := sharedServer(t, HandlerOptions{Sessions: store, SessionIdleTimeout: time.Hour})
+	_, _, urlB := sharedServer(t, HandlerOptions{Sessions: store, SessionIdleTimeout: time.Hour})
+	srvA.AddRawTool(&mcp.Tool{Name: "first"}, noTool) // the server has tools, and announces their changes
+	sid := initSession(t, urlA, mcp.Version20251125)
+	getA := openGet(t, urlA, sid, "")
+	prime := nextEvent(t, getA)
+	srvA.AddRawTool(&mcp.Tool{Name: "added"}, noTool)
+	changed := nextEvent(t, getA)
+	if n, ok := message(t, changed).(*jsonrpc.Request); !ok || n.Method != mcp.NotificationToolsListChanged {
+		t.Fatalf("A's GET stream carried %s, want tools/list_changed", changed.Data)
+	}
+	_, index, _ := parseEventID(changed.ID)
+
+	refused := func(url, last string) {
+		t.Helper()
+		resp := do(t, "GET", url, hdr{"Accept": "text/event-stream", "Mcp-Session-Id": sid, "Last-Event-ID": last}, "")
+		if resp.StatusCode == http.StatusOK {
+			resp.Body.Close() // a stream: reading it would wait for its end
+			t.Fatalf("resuming the GET stream after %s answered 200; want 400", last)
+		}
+		wantError(t, resp, http.StatusBadRequest, codeTransport)
+	}
+	refused(urlB, changed.ID)
+	refused(urlA, eventID(0, index+1))
+
+	if primeB := nextEvent(t, openGet(t, urlB, sid, "")); primeB.ID == prime.ID || primeB.ID == changed.ID {
+		t.Errorf("B's GET stream starts at event %s, an ID A's issued", primeB.ID)
 	}
 }
