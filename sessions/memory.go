@@ -154,6 +154,7 @@ func (s *MemoryStore) End(ctx context.Context, id, principal string) error {
 		s.unindexLocked(uri, id)
 	}
 	rec.Ended = true
+	rec.LastSeen = EndedLastSeen
 	return nil
 }
 

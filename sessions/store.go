@@ -51,6 +51,18 @@ func (r *Record) Clone() *Record {
 	return &c
 }
 
+// EndedLastSeen is the LastSeen End gives a session: the Unix epoch,
+// before any live session's, so that the next Expire removes the
+// tombstone whatever its bound, and Expire(ExpireEndedBefore) removes
+// tombstones alone (for deployments whose sessions never idle out).
+// Nothing needs a tombstone once End has returned: a missing session
+// reads as ended to every instance.
+var EndedLastSeen = time.Unix(0, 0).UTC()
+
+// ExpireEndedBefore is the Expire bound that deletes the ended sessions
+// and no live one.
+var ExpireEndedBefore = EndedLastSeen.Add(time.Millisecond)
+
 // Store is the driver interface for session state shared by the server
 // instances of a deployment. A driver must pass sessiontest.TestStore (and,
 // if several processes can share it, sessiontest.TestStorePair).
@@ -83,13 +95,16 @@ type Store interface {
 	Subscribe(ctx context.Context, id, uri string, now time.Time) (*Record, error)
 	// Unsubscribe removes uri from the session's subscriptions.
 	Unsubscribe(ctx context.Context, id, uri string, now time.Time) (*Record, error)
-	// End marks the session of principal ended for every instance, in one
-	// round trip: ErrNotFound when the session is missing, has ended
-	// already, or is another principal's (which looks like a missing one),
-	// and then nothing changes.
+	// End marks the session of principal ended for every instance, and
+	// sets its LastSeen to EndedLastSeen, in one round trip: ErrNotFound
+	// when the session is missing, has ended already, or is another
+	// principal's (which looks like a missing one), and then nothing
+	// changes.
 	End(ctx context.Context, id, principal string) error
 	// Expire deletes up to limit sessions, ended or not, last seen before
-	// idleBefore, and returns their IDs.
+	// idleBefore, and returns their IDs. A bound after EndedLastSeen
+	// deletes every ended session, and with no idle expiry
+	// (ExpireEndedBefore) only those.
 	Expire(ctx context.Context, idleBefore time.Time, limit int) ([]string, error)
 	// Subscribers returns, in byte order, the IDs after the ID after ("":
 	// from the first) of up to limit live sessions subscribed to uri: a

@@ -49,6 +49,7 @@ func run(t *testing.T, open opener) {
 		{"ConcurrentSubscriptionsAreAllKept", testConcurrentSubscribe},
 		{"EndEndsEverywhere", testEnd},
 		{"ExpireDeletesIdleSessions", testExpire},
+		{"ExpireEndedBeforeDeletesOnlyEndedSessions", testExpireEnded},
 		{"StateKeyIsOneForTheStore", testStateKey},
 		{"SubscribersFollowSubscriptions", testSubscribers},
 		{"SubscribersComeInPages", testSubscriberPages},
@@ -205,7 +206,7 @@ func testTouch(t *testing.T, open opener) {
 	if err != nil {
 		t.Fatalf("Touch of an ended session: %v", err)
 	}
-	rec.Ended = true
+	rec.Ended, rec.LastSeen = true, sessions.EndedLastSeen
 	same(t, "Touch of an ended session", got, rec)
 }
 
@@ -364,7 +365,7 @@ func testEnd(t *testing.T, open opener) {
 			t.Errorf("%s of an ended session: got %v, want ErrNotFound", name, err)
 		}
 	}
-	rec.Ended = true
+	rec.Ended, rec.LastSeen = true, sessions.EndedLastSeen
 	same(t, "an ended session after refused writes", get(t, b, rec.ID), rec)
 	bare := create(t, a, &sessions.Record{ID: rand.Text(), CreatedAt: epoch, LastSeen: epoch})
 	if err := b.End(ctx, bare.ID, ""); err != nil {
@@ -418,6 +419,29 @@ func testExpire(t *testing.T, open opener) {
 	if again, err := b.Expire(ctx, cutoff, 10); err != nil || len(again) != 0 {
 		t.Fatalf("Expire with nothing idle: %v, %v", again, err)
 	}
+}
+
+// testExpireEnded checks that End leaves a tombstone that
+// Expire(ExpireEndedBefore) deletes, with no live session, however long
+// idle.
+func testExpireEnded(t *testing.T, open opener) {
+	a, b := open(t)
+	ctx := context.Background()
+	live, ended := newRecord("alice"), newRecord("alice")
+	live.CreatedAt, live.LastSeen = time.Unix(1, 0), time.Unix(1, 0) // idle since 1970
+	create(t, a, live)
+	create(t, a, ended)
+	if err := b.End(ctx, ended.ID, ended.Principal); err != nil {
+		t.Fatalf("End: %v", err)
+	}
+	got, err := a.Expire(ctx, sessions.ExpireEndedBefore, 10)
+	if err != nil {
+		t.Fatalf("Expire: %v", err)
+	}
+	if !slices.Equal(got, []string{ended.ID}) {
+		t.Fatalf("Expire(ExpireEndedBefore) deleted %v, want the ended session %s alone", got, ended.ID)
+	}
+	get(t, b, live.ID)
 }
 
 func testStateKey(t *testing.T, open opener) {

@@ -152,11 +152,11 @@ func (ss *SessionStore) End(ctx context.Context, id, principal string) error {
 	// sessions, and the session's expiry deletes it.
 	var n int
 	err := ss.pool.QueryRow(ctx, `WITH ended AS (
-		UPDATE weft_sessions SET ended = true WHERE id = $1 AND NOT ended AND principal = $2 RETURNING id
+		UPDATE weft_sessions SET ended = true, last_seen_ns = $3 WHERE id = $1 AND NOT ended AND principal = $2 RETURNING id
 	), unindexed AS (
 		DELETE FROM weft_session_subscribers WHERE session IN (SELECT id FROM ended)
 	)
-	SELECT count(*) FROM ended`, id, principal).Scan(&n)
+	SELECT count(*) FROM ended`, id, principal, sessions.EndedLastSeen.UnixNano()).Scan(&n)
 	if err != nil {
 		return fmt.Errorf("postgres: end session %s: %w", id, err)
 	}

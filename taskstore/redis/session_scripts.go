@@ -81,16 +81,18 @@ local function unindex(subs, id, prefix)
 end
 `
 
-// endSessionScript marks a live session of a principal ended, and takes
-// it out of the subscribers of its URIs.
+// endSessionScript marks a live session of a principal ended, last seen
+// at sessions.EndedLastSeen, and takes it out of the subscribers of its
+// URIs.
 //
-// KEYS: hash, subscriptions. ARGV: the principal, the id, the subscribers
-// key prefix. Returns 0 when it is missing, ended or another principal's,
-// else 1.
+// KEYS: hash, subscriptions, sessions. ARGV: the principal, the id, the
+// subscribers key prefix, EndedLastSeen (ns), EndedLastSeen (ms). Returns
+// 0 when it is missing, ended or another principal's, else 1.
 var endSessionScript = redis.NewScript(luaUnindex + `
 if redis.call('HGET', KEYS[1], 'ended') ~= '0' or redis.call('HGET', KEYS[1], 'principal') ~= ARGV[1] then return 0 end
 unindex(KEYS[2], ARGV[2], ARGV[3])
-redis.call('HSET', KEYS[1], 'ended', '1')
+redis.call('HSET', KEYS[1], 'ended', '1', 'seen', ARGV[4])
+redis.call('ZADD', KEYS[3], ARGV[5], ARGV[2])
 return 1`)
 
 // expireSessionsScript deletes up to a limit of sessions last seen before

@@ -105,7 +105,8 @@ func (ss *SessionStore) End(ctx context.Context, id, principal string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("redis: end session: %w", err)
 	}
-	n, err := endSessionScript.Run(ctx, ss.client, ss.sessionKeys(id)[:2], principal, id, ss.keys.subscribers).Int()
+	n, err := endSessionScript.Run(ctx, ss.client, ss.sessionKeys(id), principal, id, ss.keys.subscribers,
+		sessions.EndedLastSeen.UnixNano(), sessions.EndedLastSeen.UnixMilli()).Int()
 	if err != nil {
 		return fmt.Errorf("redis: end session %s: %w", id, err)
 	}

@@ -193,7 +193,8 @@ func (ss *SessionStore) End(ctx context.Context, id, principal string) error {
 		return fmt.Errorf("sqlite: end session: %w", err)
 	}
 	return ss.write(ctx, "end session", func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE weft_sessions SET ended = 1 WHERE id = ? AND ended = 0 AND principal = ?`, id, principal)
+		res, err := tx.ExecContext(ctx, `UPDATE weft_sessions SET ended = 1, last_seen_ns = ? WHERE id = ? AND ended = 0 AND principal = ?`,
+			sessions.EndedLastSeen.UnixNano(), id, principal)
 		if err != nil {
 			return err
 		}

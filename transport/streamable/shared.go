@@ -258,24 +258,27 @@ func (t *sessionTable) endShared(ctx context.Context, id, principal string) (boo
 // sweepStore keeps the store's view of this table's sessions current and
 // expires idle sessions for the whole cluster: a session with a stream or
 // request open here counts as in use; one the store no longer holds ends
-// here too.
+// here too. Without an idle timeout it expires only the ended sessions
+// (see sessions.EndedLastSeen), so that DELETE leaves no record for good.
 func (t *sessionTable) sweepStore(now time.Time) {
 	store := t.h.opts.Sessions
-	idle := t.h.opts.SessionIdleTimeout
-	if store == nil || idle <= 0 {
+	if store == nil {
 		return
 	}
+	idle := t.h.opts.SessionIdleTimeout
 	ctx, cancel := context.WithTimeout(t.h.ctx, storeTimeout)
 	defer cancel()
 	every := t.touchEvery()
-	t.mu.Lock()
 	var busy []*session
-	for _, s := range t.m {
-		if !s.idleSince(now) && s.stored.Load() != nil {
-			busy = append(busy, s)
+	if idle > 0 {
+		t.mu.Lock()
+		for _, s := range t.m {
+			if !s.idleSince(now) && s.stored.Load() != nil {
+				busy = append(busy, s)
+			}
 		}
+		t.mu.Unlock()
 	}
-	t.mu.Unlock()
 	for _, s := range busy {
 		rec, err := store.Touch(ctx, s.id, now, every)
 		switch {
@@ -289,8 +292,12 @@ func (t *sessionTable) sweepStore(now time.Time) {
 	}
 	// LastSeen lags by up to every: a session expires once idle for at
 	// least the timeout, never before.
+	cutoff := sessions.ExpireEndedBefore
+	if idle > 0 {
+		cutoff = now.Add(-idle - every)
+	}
 	for {
-		ids, err := store.Expire(ctx, now.Add(-idle-every), expireBatch)
+		ids, err := store.Expire(ctx, cutoff, expireBatch)
 		if err != nil {
 			t.h.opts.Logger.Warn("streamable: could not expire idle sessions in the session store", "error", err)
 			return

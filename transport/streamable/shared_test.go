@@ -379,3 +379,26 @@ func TestAGETStreamDoesNotResumeOnAnotherInstanceWithoutRouting(t *testing.T) {
 		t.Errorf("B's GET stream starts at event %s, an ID A's issued", primeB.ID)
 	}
 }
+
+// With no idle timeout (SessionIdleTimeout < 0) the janitor's sweep still
+// removes the records of deleted sessions from the store, and no other.
+func TestDeletedSessionsLeaveTheStoreWithoutAnIdleTimeout(t *testing.T) {
+	store := sessions.NewMemoryStore()
+	h, url := sharedInstanceWith(t, HandlerOptions{Sessions: store, SessionIdleTimeout: -1})
+	var deleted []string
+	for range 3 {
+		sid := initSession(t, url, mcp.Version20251125)
+		wantStatus(t, do(t, "DELETE", url, hdr{"Mcp-Session-Id": sid}, ""), http.StatusNoContent)
+		deleted = append(deleted, sid)
+	}
+	kept := initSession(t, url, mcp.Version20251125)
+	h.sessions.sweepStore(time.Now().Add(100 * 365 * 24 * time.Hour))
+	for _, sid := range deleted {
+		if rec, err := store.Get(context.Background(), sid); err == nil {
+			t.Errorf("session %s, deleted, is still in the store (Ended: %v)", sid, rec.Ended)
+		}
+	}
+	if _, err := store.Get(context.Background(), kept); err != nil {
+		t.Errorf("a session never deleted is gone from the store: %v", err)
+	}
+}
