@@ -258,8 +258,10 @@ func (t *sessionTable) endShared(ctx context.Context, id, principal string) (boo
 // sweepStore keeps the store's view of this table's sessions current and
 // expires idle sessions for the whole cluster: a session with a stream or
 // request open here counts as in use; one the store no longer holds ends
-// here too. Without an idle timeout it expires only the ended sessions
-// (see sessions.EndedLastSeen), so that DELETE leaves no record for good.
+// here too, with its streams (a GET stream open here after DELETE on
+// another instance ends within a janitor tick). Without an idle timeout
+// the check only reads, and only the ended sessions expire (see
+// sessions.EndedLastSeen), so that DELETE leaves no record for good.
 func (t *sessionTable) sweepStore(now time.Time) {
 	store := t.h.opts.Sessions
 	if store == nil {
@@ -269,16 +271,14 @@ func (t *sessionTable) sweepStore(now time.Time) {
 	ctx, cancel := context.WithTimeout(t.h.ctx, storeTimeout)
 	defer cancel()
 	every := t.touchEvery()
+	t.mu.Lock()
 	var busy []*session
-	if idle > 0 {
-		t.mu.Lock()
-		for _, s := range t.m {
-			if !s.idleSince(now) && s.stored.Load() != nil {
-				busy = append(busy, s)
-			}
+	for _, s := range t.m {
+		if !s.idleSince(now) && s.stored.Load() != nil {
+			busy = append(busy, s)
 		}
-		t.mu.Unlock()
 	}
+	t.mu.Unlock()
 	for _, s := range busy {
 		rec, err := store.Touch(ctx, s.id, now, every)
 		switch {

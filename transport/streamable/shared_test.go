@@ -402,3 +402,32 @@ func TestDeletedSessionsLeaveTheStoreWithoutAnIdleTimeout(t *testing.T) {
 		t.Errorf("a session never deleted is gone from the store: %v", err)
 	}
 }
+
+// A session's GET stream open on one instance ends when the session is
+// deleted on another, at that instance's next janitor sweep, even with no
+// idle timeout (when the sweep expires nothing idle) and when another
+// instance's sweep has removed the record already.
+func TestDeleteElsewhereEndsTheGETStreamAtTheNextSweep(t *testing.T) {
+	store := sessions.NewMemoryStore()
+	opts := HandlerOptions{Sessions: store, SessionIdleTimeout: -1}
+	_, a, urlA := sharedServer(t, opts)
+	srvB, b, urlB := sharedServer(t, opts)
+	srvB.AddRawTool(&mcp.Tool{Name: "first"}, noTool) // the server has tools, and announces their changes
+	sid := initSession(t, urlA, mcp.Version20251125)
+	get := openGet(t, urlB, sid, "")
+	if ev := nextEvent(t, get); len(ev.Data) != 0 {
+		t.Fatalf("the GET stream starts with %+v, want the priming event", ev)
+	}
+	wantStatus(t, do(t, "DELETE", urlA, hdr{"Mcp-Session-Id": sid}, ""), http.StatusNoContent)
+	// A's janitor ticks first and removes the record, so B cannot learn
+	// of the end from the IDs its own Expire returns.
+	a.sessions.sweepStore(time.Now())
+	b.sessions.sweepStore(time.Now())
+	srvB.AddRawTool(&mcp.Tool{Name: "after-delete"}, noTool)
+	if ev, err := get.Next(); err == nil {
+		t.Fatalf("after DELETE on A and B's sweep, the GET stream on B carried event %s: %s; want it ended", ev.ID, ev.Data)
+	}
+	if b.sessions.lookup(sid) != nil {
+		t.Error("B still holds the deleted session")
+	}
+}
