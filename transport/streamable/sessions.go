@@ -120,12 +120,32 @@ func (t *sessionTable) now() time.Time {
 	return time.Now().Add(time.Duration(t.skew.Load()))
 }
 
-// newSessionID returns 128 random bits in base64url: 22 visible ASCII
-// characters.
+// newSessionID returns 128 random bits in base64url: sessionIDLen visible
+// ASCII characters.
 func newSessionID() string {
 	var b [16]byte
 	rand.Read(b[:]) // never fails (Go 1.24+ crashes the program instead)
 	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// sessionIDLen is the length of the IDs newSessionID makes.
+const sessionIDLen = 22
+
+// wellFormedSessionID reports whether id could be one newSessionID made.
+// One that could not names no session on any instance: it is not worth a
+// store round trip, and it never reaches a store that builds keys from it
+// (in Redis "<id>:subs" named a session's subscription set, and its Touch
+// failed there, answered 503 instead of 404).
+func wellFormedSessionID(id string) bool {
+	if len(id) != sessionIDLen {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // lookup returns the live session with the ID, or nil.

@@ -175,6 +175,9 @@ func (t *sessionTable) find(r *http.Request, id string, checkedByWrite bool) (*s
 			return s, nil
 		}
 	}
+	if !wellFormedSessionID(id) {
+		return nil, nil
+	}
 	local := t.lookup(id)
 	rec, err := store.Touch(r.Context(), id, t.now(), t.touchEvery())
 	switch {

@@ -431,3 +431,40 @@ func TestDeleteElsewhereEndsTheGETStreamAtTheNextSweep(t *testing.T) {
 		t.Error("B still holds the deleted session")
 	}
 }
+
+// touchCounter is a memory session store that counts its Touch calls.
+type touchCounter struct {
+	*sessions.MemoryStore
+	mu      sync.Mutex
+	touched []string
+}
+
+func (s *touchCounter) Touch(ctx context.Context, id string, now time.Time, every time.Duration) (*sessions.Record, error) {
+	s.mu.Lock()
+	s.touched = append(s.touched, id)
+	s.mu.Unlock()
+	return s.MemoryStore.Touch(ctx, id, now, every)
+}
+
+// A session ID no instance could have issued gets 404 without a store
+// round trip: it names no session, and a store building keys from it
+// must not be asked (in Redis "<id>:subs" named the session's
+// subscription set).
+func TestAMalformedSessionIDIsNotFoundWithoutAskingTheStore(t *testing.T) {
+	store := &touchCounter{MemoryStore: sessions.NewMemoryStore()}
+	_, url := sharedInstance(t, store)
+	sid := initSession(t, url, mcp.Version20251125)
+	ping := `{"jsonrpc":"2.0","id":9,"method":"ping"}`
+	wantStatus(t, do(t, "POST", url, legacyHeaders(sid), ping), http.StatusOK)
+	store.mu.Lock()
+	store.touched = nil
+	store.mu.Unlock()
+	for _, bad := range []string{sid + ":subs", "short", strings.Repeat("!", sessionIDLen), sid[:sessionIDLen-1] + "="} {
+		wantStatus(t, do(t, "POST", url, legacyHeaders(bad), ping), http.StatusNotFound)
+	}
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	if len(store.touched) != 0 {
+		t.Errorf("the store was asked about %q; want no round trip for IDs no instance issued", store.touched)
+	}
+}
