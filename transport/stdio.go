@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
 	"sync/atomic"
 
 	"github.com/weftmcp/weft/jsonrpc"
@@ -33,7 +32,7 @@ type StdioStream struct {
 	maxSize int
 	dec     jsonrpc.Decoder // used by Read only
 
-	writeMu  sync.Mutex
+	writeMu  writeLock
 	writeBuf []byte // reused encoding buffer, guarded by writeMu
 	soon     soonHeld
 
@@ -48,7 +47,7 @@ var _ jsonrpc.ReadAheadStream = (*StdioStream)(nil)
 // It reads WithMaxMessageSize.
 func NewStdio(r io.Reader, w io.Writer, opts ...Option) *StdioStream {
 	o := buildOptions(opts)
-	s := &StdioStream{r: bufio.NewReaderSize(r, readBufferSize), w: w, maxSize: o.maxMessageSize}
+	s := &StdioStream{r: bufio.NewReaderSize(r, readBufferSize), w: w, maxSize: o.maxMessageSize, writeMu: newWriteLock()}
 	if rc, ok := r.(io.Closer); ok {
 		s.rc = rc
 	}
@@ -135,12 +134,46 @@ func lineEnding(b []byte) int {
 
 // Write sends msg as one line. The encoded message and its newline reach the
 // writer in a single Write call, after the messages WriteSoon holds, if
-// any, in that same call; then a Flush if the writer has one.
+// any, in that same call; then a Flush if the writer has one. A request
+// (not a notification) returns when ctx ends even if a peer that does not
+// read keeps its line from being written (see writeAbandonable).
 func (s *StdioStream) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && !req.IsNotification() && ctx.Done() != nil {
+		return s.writeAbandonable(ctx, msg)
+	}
+	return s.write(ctx, msg)
+}
+
+// writeAbandonable writes msg on a goroutine of its own and returns when
+// it is written or when ctx ends, whichever comes first, so that a Call
+// to a peer that has stopped reading (a wedged server process, its pipe
+// full) returns its context's error as it promises: written on the
+// caller's goroutine, the line kept the call blocked in the write for as
+// long as the peer did not read. The line is still written whole after
+// ctx ends (a part of one would break the framing), and the messages
+// written after it wait for it. Only requests go this way: a goroutine a
+// message would cost responses and notifications, which have no caller
+// waiting on a deadline.
+func (s *StdioStream) writeAbandonable(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	written := make(chan error, 1)
+	go func() { written <- s.write(context.WithoutCancel(ctx), msg) }()
+	select {
+	case err := <-written:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// write is Write on the caller's goroutine.
+func (s *StdioStream) write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := s.lockToWrite(ctx); err != nil {
 		return err
 	}
-	defer s.writeMu.Unlock()
+	defer s.writeMu.unlock()
 	// Messages held by WriteSoon go first, in the same write.
 	buf, err := jsonrpc.AppendMessage(append(s.writeBuf[:0], s.soon.lines...), msg)
 	if err != nil {
@@ -154,15 +187,17 @@ func (s *StdioStream) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return s.writeLines(buf)
 }
 
-// lockToWrite takes writeMu, unless ctx has ended or the stream is closed:
-// then it returns why, without the lock.
+// lockToWrite takes writeMu, unless ctx ends first or the stream is
+// closed: then it returns why, without the lock.
 func (s *StdioStream) lockToWrite(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	s.writeMu.Lock()
+	if err := s.writeMu.lockUntil(ctx); err != nil {
+		return err
+	}
 	if s.closed.Load() {
-		s.writeMu.Unlock()
+		s.writeMu.unlock()
 		return fmt.Errorf("transport: writing to a closed stdio stream: %w", io.ErrClosedPipe)
 	}
 	return nil

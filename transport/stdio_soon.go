@@ -46,7 +46,7 @@ func (s *StdioStream) WriteSoon(ctx context.Context, msg jsonrpc.Message) error 
 	if err := s.lockToWrite(ctx); err != nil {
 		return err
 	}
-	defer s.writeMu.Unlock()
+	defer s.writeMu.unlock()
 	lines, err := jsonrpc.AppendMessage(s.soon.lines, msg)
 	if err != nil {
 		return fmt.Errorf("transport: %w", err)
@@ -68,8 +68,8 @@ func (s *StdioStream) WriteSoon(ctx context.Context, msg jsonrpc.Message) error 
 // writeHeld writes the held messages that no other message took along.
 // An error is not reported here: the stream's next Write meets it.
 func (s *StdioStream) writeHeld() {
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
+	s.writeMu.lock()
+	defer s.writeMu.unlock()
 	s.soon.armed = false
 	if !s.closed.Load() {
 		_ = s.writeHeldLocked()
@@ -80,10 +80,10 @@ func (s *StdioStream) writeHeld() {
 // a Write holds the lock (blocked, perhaps, on a peer that does not read:
 // Close must not wait for it), and stops the timer.
 func (s *StdioStream) flushHeldOnClose() {
-	if !s.writeMu.TryLock() {
+	if !s.writeMu.tryLock() {
 		return
 	}
-	defer s.writeMu.Unlock()
+	defer s.writeMu.unlock()
 	_ = s.writeHeldLocked()
 }
 
