@@ -12,6 +12,7 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/taskstore/redis"
 )
 
 // replyDropper dials Redis; once armed, the next connection to send
@@ -85,6 +86,19 @@ func (d *replyDropper) didFire() bool {
 	return d.fired
 }
 
+// newReplyDroppingStore returns a Store on a client of its own whose
+// replies d can drop.
+func newReplyDroppingStore(t *testing.T) (*redis.Store, *replyDropper) {
+	t.Helper()
+	needRedis(t)
+	d := &replyDropper{}
+	opts := *redisOptions
+	opts.Dialer = d.dial
+	c := goredis.NewClient(&opts)
+	t.Cleanup(func() { c.Close() })
+	return newStoreOn(t, c, newPrefix(t)), d
+}
+
 // A Create whose script ran but whose reply was lost reports the task
 // created. go-redis (MaxRetries 3 by default) sends the EVALSHA again, and
 // the second run finds the task; reported as ErrExists, the Runtime's
@@ -92,15 +106,9 @@ func (d *replyDropper) didFire() bool {
 // while the task stayed stored, working, owned by this instance and
 // counted against the quotas until its lease lapsed.
 func TestACreateWhoseReplyIsLostReportsTheTaskCreated(t *testing.T) {
-	needRedis(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	d := &replyDropper{}
-	opts := *redisOptions
-	opts.Dialer = d.dial
-	c := goredis.NewClient(&opts)
-	t.Cleanup(func() { c.Close() })
-	s := newStoreOn(t, c, newPrefix(t))
+	s, d := newReplyDroppingStore(t)
 
 	rec := newTask()
 	d.arm()
@@ -126,15 +134,9 @@ func TestACreateWhoseReplyIsLostReportsTheTaskCreated(t *testing.T) {
 // record, no transition, no local signal), or tell a client its cancel
 // failed because the task was already cancelled.
 func TestAnUpdateWhoseReplyIsLostReportsTheWriteMade(t *testing.T) {
-	needRedis(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	d := &replyDropper{}
-	opts := *redisOptions
-	opts.Dialer = d.dial
-	c := goredis.NewClient(&opts)
-	t.Cleanup(func() { c.Close() })
-	s := newStoreOn(t, c, newPrefix(t))
+	s, d := newReplyDroppingStore(t)
 
 	rec := newTask()
 	if err := s.Create(ctx, rec, tasks.Quota{}); err != nil {
