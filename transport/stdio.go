@@ -138,28 +138,33 @@ func lineEnding(b []byte) int {
 // (not a notification) returns when ctx ends even if a peer that does not
 // read keeps its line from being written (see writeAbandonable).
 func (s *StdioStream) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := s.lockToWrite(ctx); err != nil {
+		return err
+	}
 	if req, ok := msg.(*jsonrpc.Request); ok && !req.IsNotification() && ctx.Done() != nil {
 		return s.writeAbandonable(ctx, msg)
 	}
-	return s.write(ctx, msg)
+	defer s.writeMu.unlock()
+	return s.writeLocked(msg)
 }
 
-// writeAbandonable writes msg on a goroutine of its own and returns when
-// it is written or when ctx ends, whichever comes first, so that a Call
-// to a peer that has stopped reading (a wedged server process, its pipe
-// full) returns its context's error as it promises: written on the
-// caller's goroutine, the line kept the call blocked in the write for as
-// long as the peer did not read. The line is still written whole after
-// ctx ends (a part of one would break the framing), and the messages
-// written after it wait for it. Only requests go this way: a goroutine a
-// message would cost responses and notifications, which have no caller
-// waiting on a deadline.
+// writeAbandonable writes msg, with writeMu held, on a goroutine of its
+// own that releases the lock, and returns when msg is written or when ctx
+// ends, whichever comes first. So a Call to a peer that has stopped
+// reading (a wedged server process, its pipe full) returns its context's
+// error as it promises: written on the caller's goroutine, the line kept
+// the call blocked in the write for as long as the peer did not read. The
+// line is still written whole after ctx ends (a part of one would break
+// the framing), and the lock, taken before the caller can return, keeps
+// the messages sent after it behind it. Only requests go this way: a
+// goroutine a message would cost responses and notifications, which have
+// no caller waiting on a deadline.
 func (s *StdioStream) writeAbandonable(ctx context.Context, msg jsonrpc.Message) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	written := make(chan error, 1)
-	go func() { written <- s.write(context.WithoutCancel(ctx), msg) }()
+	go func() {
+		defer s.writeMu.unlock()
+		written <- s.writeLocked(msg)
+	}()
 	select {
 	case err := <-written:
 		return err
@@ -168,13 +173,9 @@ func (s *StdioStream) writeAbandonable(ctx context.Context, msg jsonrpc.Message)
 	}
 }
 
-// write is Write on the caller's goroutine.
-func (s *StdioStream) write(ctx context.Context, msg jsonrpc.Message) error {
-	if err := s.lockToWrite(ctx); err != nil {
-		return err
-	}
-	defer s.writeMu.unlock()
-	// Messages held by WriteSoon go first, in the same write.
+// writeLocked writes msg, after the messages WriteSoon holds; writeMu is
+// held.
+func (s *StdioStream) writeLocked(msg jsonrpc.Message) error {
 	buf, err := jsonrpc.AppendMessage(append(s.writeBuf[:0], s.soon.lines...), msg)
 	if err != nil {
 		return fmt.Errorf("transport: %w", err)

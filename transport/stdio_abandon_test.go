@@ -27,22 +27,24 @@ func TestAStdioCallReturnsWhenItsContextEndsWhileThePeerDoesNotRead(t *testing.T
 		t.Fatal(err)
 	}
 	defer outR.Close()
-	c := jsonrpc.NewConn(transport.NewStdio(inR, outW), jsonrpc.ConnOptions{})
+	out := &startedWriter{File: outW, started: make(chan struct{}, 1)}
+	c := jsonrpc.NewConn(transport.NewStdio(inR, out), jsonrpc.ConnOptions{})
 	defer c.Close()
 
 	// More than a pipe's buffer (64 KiB on Linux): it cannot be written
 	// whole while the peer does not read.
 	text := strings.Repeat("a", 1<<20)
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	called := make(chan error, 1)
 	go func() {
 		called <- c.Call(ctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": text}}, nil)
 	}()
-	<-ctx.Done()
+	<-out.started // the request's line is being written
+	cancel()
 	select {
 	case err := <-called:
-		if !errors.Is(err, context.DeadlineExceeded) {
+		if !errors.Is(err, context.Canceled) {
 			t.Errorf("Call returned %v, want its context's error", err)
 		}
 	case <-time.After(10 * time.Second):
@@ -52,7 +54,9 @@ func TestAStdioCallReturnsWhenItsContextEndsWhileThePeerDoesNotRead(t *testing.T
 	queued, cancelQueued := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancelQueued()
 	notified := make(chan error, 1)
-	go func() { notified <- c.Notify(queued, "notifications/message", map[string]any{"level": "info", "data": "behind"}) }()
+	go func() {
+		notified <- c.Notify(queued, "notifications/message", map[string]any{"level": "info", "data": "behind"})
+	}()
 	<-queued.Done()
 	select {
 	case err := <-notified:
@@ -79,4 +83,18 @@ func TestAStdioCallReturnsWhenItsContextEndsWhileThePeerDoesNotRead(t *testing.T
 	if err := json.Unmarshal(line, &req); err != nil || req.Method != "tools/call" || req.Params.Arguments.Text != text {
 		t.Errorf("the abandoned request reached the peer as %d bytes (method %q, %v); want it whole", len(line), req.Method, err)
 	}
+}
+
+// startedWriter is a pipe's writing end that reports each Write it begins.
+type startedWriter struct {
+	*os.File
+	started chan struct{}
+}
+
+func (w *startedWriter) Write(p []byte) (int, error) {
+	select {
+	case w.started <- struct{}{}:
+	default: // a report is pending already
+	}
+	return w.File.Write(p)
 }
