@@ -110,3 +110,67 @@ func TestAStalledReaderIsLetGo(t *testing.T) {
 // stalledSendLimit bounds TestAStalledReaderIsLetGo's wait for its sends to
 // end; with the WriteTimeout of 100ms they end in seconds.
 const stalledSendLimit = 5 * time.Minute
+
+// A client that never reads the JSON answer to its POST does not hold the
+// session's writes for longer than WriteTimeout either: the answer is
+// written in the session's write turn, and the session's other responses
+// must still go out.
+func TestAStalledJSONReaderIsLetGo(t *testing.T) {
+	f := newFixture(t)
+	big := make(chan struct{}, 1)
+	_, url := serveBehind(t, f, &HandlerOptions{MaxBodyBytes: 64 << 20, WriteTimeout: 200 * time.Millisecond}, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(&bigWriteSignal{ResponseWriter: w, big: big}, r)
+		})
+	})
+	sid := initSession(t, url, mcp.Version20251125)
+
+	// A raw connection that sends a POST whose answer is 32 MiB, and never reads.
+	u, err := neturl.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.(*net.TCPConn).SetReadBuffer(4096)
+	body := callBody("50", "echo", strings.Repeat("a", 32<<20))
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n%s",
+		u.Path, u.Host, sid, len(body), body)
+	<-big // the server is writing the answer nobody reads
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req := mustRequest(t, "POST", url, legacyHeaders(sid), callBody("51", "echo", "small")).WithContext(ctx)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("another request of the session got no answer while a client did not read its JSON answer (WriteTimeout 200ms): %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("status %d, want 200 with the echo's answer", resp.StatusCode)
+	}
+}
+
+// bigWriteSignal is a ResponseWriter that signals big when a Write of more
+// than 1 MiB begins.
+type bigWriteSignal struct {
+	http.ResponseWriter
+	big chan struct{}
+}
+
+// Write signals a big write, then writes b.
+func (w *bigWriteSignal) Write(b []byte) (int, error) {
+	if len(b) > 1<<20 {
+		select {
+		case w.big <- struct{}{}:
+		default:
+		}
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap returns the wrapped ResponseWriter, for http.ResponseController.
+func (w *bigWriteSignal) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -85,9 +85,10 @@ type HandlerOptions struct {
 	// closing the connection. 0 means sse.DefaultKeepAlive; negative means
 	// never.
 	KeepAlive time.Duration
-	// WriteTimeout bounds each write to an SSE response: a client that
-	// stops reading is taken as gone once a write has waited this long (a
-	// legacy client resumes with Last-Event-ID; a modern request is
+	// WriteTimeout bounds each write to an SSE response, and the write of
+	// a JSON answer's body: a client that stops reading is taken as gone
+	// once a write has waited this long (a legacy client resumes with
+	// Last-Event-ID, and loses a JSON answer; a modern request is
 	// cancelled). 0 means DefaultWriteTimeout; negative means no bound.
 	WriteTimeout time.Duration
 

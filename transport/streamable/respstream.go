@@ -150,7 +150,10 @@ func (st *respStream) writeBatchLocked() error {
 	return st.writeBodyLocked(http.StatusOK, data)
 }
 
-// writeBodyLocked answers with a JSON body (none for 204).
+// writeBodyLocked answers with a JSON body (none for 204), within
+// HandlerOptions.WriteTimeout as an SSE write is: the body is written in
+// the session's write turn, so a client that does not read it would
+// otherwise hold every later message of the session.
 func (st *respStream) writeBodyLocked(status int, data []byte) error {
 	st.mode = modeJSON
 	if st.w == nil {
@@ -162,6 +165,14 @@ func (st *respStream) writeBodyLocked(status int, data []byte) error {
 		h.Set("Content-Length", strconv.Itoa(len(data)))
 	}
 	st.w.WriteHeader(status)
+	if len(data) == 0 {
+		return nil
+	}
+	if d := st.h.opts.WriteTimeout; d > 0 {
+		rc := http.NewResponseController(st.w)
+		rc.SetWriteDeadline(time.Now().Add(d)) // ErrNotSupported leaves the write unbounded
+		defer rc.SetWriteDeadline(time.Time{})
+	}
 	if _, err := st.w.Write(data); err != nil {
 		return st.lostLocked(err)
 	}
