@@ -69,11 +69,16 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 	}
 	if p.requests == 0 {
 		s.push(msgs)
-		if len(p.rejected) > 0 {
+		switch {
+		case p.invalid != nil:
+			// The spec answers a response the server cannot accept with
+			// an HTTP error whose body, if any, is an error with no id.
+			writeError(w, http.StatusBadRequest, jsonrpc.NullID, p.invalid.Err)
+		case len(p.rejected) > 0:
 			writeRejected(w, p.rejected)
-			return
+		default:
+			w.WriteHeader(http.StatusAccepted)
 		}
-		w.WriteHeader(http.StatusAccepted)
 		return
 	}
 	st := newRespStream(h, s, w, p.requests, p.batch)

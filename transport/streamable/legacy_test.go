@@ -198,6 +198,44 @@ func TestServerRequestGoesOnThePOSTStream(t *testing.T) {
 	}
 }
 
+// A client's malformed answer to a server request (a response with both
+// "result" and "error") is refused with 400, and fails the server's call it
+// names, as it does over stdio and inside a batch: the request waiting on
+// that call is answered rather than left waiting forever.
+func TestInvalidAnswerToAServerRequestFailsItsCall(t *testing.T) {
+	_, url := serve(t, newFixture(t), nil)
+	sid := initSession(t, url, mcp.Version20251125)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := http.DefaultClient.Do(mustRequest(t, "POST", url, legacyHeaders(sid), callBody("1", "ask", "")).WithContext(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	wantStatus(t, resp, http.StatusOK)
+	r := sse.NewReader(resp.Body, 1<<20)
+	ev := nextEvent(t, r)
+	if len(ev.Data) == 0 {
+		ev = nextEvent(t, r) // after the priming event
+	}
+	req, ok := message(t, ev).(*jsonrpc.Request)
+	if !ok || req.Method != "sampling/createMessage" {
+		t.Fatalf("got %s, want the server's sampling/createMessage request", ev.Data)
+	}
+	bad := `{"jsonrpc":"2.0","id":` + req.ID.Raw() + `,"result":{},"error":{"code":1,"message":"x"}}`
+	if e := wantError(t, do(t, "POST", url, legacyHeaders(sid), bad), http.StatusBadRequest, jsonrpc.CodeInvalidRequest); !e.ID.IsNull() {
+		t.Errorf("the refusal of the invalid answer has id %s, want null: it answers no request", e.ID.Raw())
+	}
+	ev, err = r.Next()
+	if err != nil {
+		t.Fatalf("the tools/call waiting on the server's call was never answered after the client's invalid response: %v", err)
+	}
+	final, ok := message(t, ev).(*jsonrpc.Response)
+	if !ok || final.ID.Raw() != "1" {
+		t.Fatalf("got %s, want the answer to tools/call 1", ev.Data)
+	}
+}
+
 func TestGETStreamCarriesServerInitiatedMessages(t *testing.T) {
 	f := newFixture(t)
 	_, url := serve(t, f, nil)

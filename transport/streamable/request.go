@@ -26,6 +26,10 @@ type post struct {
 	// response stays in msgs, as its *jsonrpc.DecodeError: the connection
 	// fails the call it names.
 	rejected []jsonrpc.Message
+	// invalid is the body's only message when it is a malformed response
+	// naming a call: it is in msgs too, so that the session's connection
+	// fails that call, and the POST is answered 400.
+	invalid *jsonrpc.DecodeError
 	// route holds what the first message's params say about routing; only
 	// meaningful for a body of one request or notification.
 	route routeParams
@@ -58,7 +62,9 @@ type routeParams struct {
 func nameMember(method string) string { return mcp.NameParam(method) }
 
 // readPost reads and decodes a POST body of at most limit bytes. On failure
-// it has already answered the request (413, 400 with -32700 or -32600).
+// it has already answered the request (413, 400 with -32700 or -32600). A
+// body that is one malformed response naming a call is not a failure (see
+// post.invalid).
 func readPost(w http.ResponseWriter, r *http.Request, limit int64) (*post, bool) {
 	body, err := readBody(w, r, limit)
 	if err != nil {
@@ -75,9 +81,15 @@ func readPost(w http.ResponseWriter, r *http.Request, limit int64) (*post, bool)
 	msg, route, err := pd.decode(body)
 	if err != nil {
 		var de *jsonrpc.DecodeError
-		if errors.As(err, &de) {
+		switch {
+		case errors.As(err, &de) && de.IsResponse && de.ID.IsValid() && !de.ID.IsNull():
+			p := &post{invalid: de}
+			p.one[0] = de
+			p.msgs = p.one[:]
+			return p, true
+		case de != nil:
 			writeError(w, http.StatusBadRequest, de.ID, de.Err)
-		} else {
+		default:
 			writeError(w, http.StatusBadRequest, jsonrpc.NullID, jsonrpc.NewError(jsonrpc.CodeParseError, "%v", err))
 		}
 		return nil, false
