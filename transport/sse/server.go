@@ -285,6 +285,12 @@ func (h *Handler) servePost(w http.ResponseWriter, r *http.Request) {
 	}
 	msg, err := jsonrpc.DecodeMessage(body)
 	if err != nil {
+		var de *jsonrpc.DecodeError
+		if errors.As(err, &de) && de.IsResponse && de.ID.IsValid() && !de.ID.IsNull() {
+			// A malformed answer to one of the server's calls fails that
+			// call, as over stdio; the POST is refused all the same.
+			s.push(de)
+		}
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}

@@ -353,3 +353,61 @@ func TestServerBoundsSessionsPerClient(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// A client's malformed answer to a server request (both "result" and
+// "error") is refused with 400, and fails the server's call it names, as it
+// does over stdio, rather than leave that call waiting until its context
+// ends.
+func TestInvalidAnswerToAServerRequestFailsItsCall(t *testing.T) {
+	srv := &echoServer{}
+	_, url := start(t, srv, nil)
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := NewReader(resp.Body, 0)
+	ev, err := r.Next()
+	if err != nil || ev.Name != "endpoint" {
+		t.Fatalf("first event %+v, %v", ev, err)
+	}
+	endpoint := strings.TrimSuffix(url, "/sse") + string(ev.Data)
+	post := func(body string) int {
+		t.Helper()
+		pr, err := http.Post(endpoint, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr.Body.Close()
+		return pr.StatusCode
+	}
+	// The answer to an echo shows the server's Conn is connected.
+	post(`{"jsonrpc":"2.0","id":"e","method":"echo","params":{}}`)
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	called := make(chan error, 1)
+	go func() { called <- srv.conn(0).Call(ctx, "ping", nil, nil) }()
+	if ev, err = r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	msg, err := jsonrpc.DecodeMessage(ev.Data)
+	req, ok := msg.(*jsonrpc.Request)
+	if err != nil || !ok || req.Method != "ping" {
+		t.Fatalf("got %q, want the server's ping", ev.Data)
+	}
+	bad := `{"jsonrpc":"2.0","id":` + req.ID.Raw() + `,"result":{},"error":{"code":1,"message":"x"}}`
+	if status := post(bad); status != http.StatusBadRequest {
+		t.Errorf("the invalid answer got HTTP %d, want 400", status)
+	}
+	err = <-called
+	if errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("the server's call was not failed by the client's invalid response; it waited until its context ended: %v", err)
+	}
+	if err == nil {
+		t.Fatal("the server's call succeeded on an invalid response")
+	}
+}
