@@ -60,14 +60,8 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 			return
 		}
 	}
-	for _, m := range p.msgs {
-		if req, ok := m.(*jsonrpc.Request); ok && req.IsNotification() && req.Method == "notifications/cancelled" {
-			if id, ok := cancelledID(req.Params); ok {
-				s.cancelled(id)
-			}
-		}
-	}
 	if p.requests == 0 {
+		s.cancelIn(p.msgs)
 		s.push(msgs)
 		switch {
 		case p.invalid != nil:
@@ -99,6 +93,8 @@ func (h *Handler) serveLegacyPost(w http.ResponseWriter, r *http.Request, p *pos
 		writeError(w, http.StatusNotFound, firstID(p), jsonrpc.NewError(CodeSessionNotFound, "Session not found"))
 		return
 	}
+	// After register: a batch may cancel one of its own requests.
+	s.cancelIn(p.msgs)
 	if inline != nil {
 		s.serve(inline)
 	} else {

@@ -348,6 +348,19 @@ func (s *session) cancelled(id jsonrpc.ID) {
 	}
 }
 
+// cancelIn applies the notifications/cancelled among the messages of a
+// POST body (see cancelled). The body's own requests must be registered
+// first, so that a batch cancelling one of them finds its stream.
+func (s *session) cancelIn(msgs []jsonrpc.Message) {
+	for _, m := range msgs {
+		if req, ok := m.(*jsonrpc.Request); ok && req.IsNotification() && req.Method == methodCancelled {
+			if id, ok := cancelledID(req.Params); ok {
+				s.cancelled(id)
+			}
+		}
+	}
+}
+
 // streamDone forgets a completed POST stream.
 func (s *session) streamDone(st *respStream) {
 	s.mu.Lock()
