@@ -43,11 +43,14 @@ type DPoPConfig struct {
 	// proofs to carry a current one; a nonce is good for two windows.
 	// Nonces limit how long a proof made in advance stays usable.
 	NonceWindow time.Duration
-	// NonceSecret keys the nonces; nil means a random key. Instances
-	// behind one load balancer should share one, so that each accepts the
-	// others' nonces.
+	// NonceSecret keys the nonces: at least 16 random bytes, or nil for a
+	// random key. Instances behind one load balancer should share one, so
+	// that each accepts the others' nonces.
 	NonceSecret []byte
 }
+
+// minNonceSecret is the fewest bytes of DPoPConfig.NonceSecret accepted.
+const minNonceSecret = 16
 
 // defaultDPoPAlgorithms are accepted for proofs when DPoPConfig.Algorithms
 // is nil.
@@ -78,8 +81,14 @@ func newDPoPChecker(cfg *DPoPConfig, resource string) (*dpopChecker, error) {
 		algs[i] = jose.SignatureAlgorithm(n)
 	}
 	lifetime := cfg.ProofLifetime
-	if lifetime == 0 {
+	switch {
+	case lifetime == 0:
 		lifetime = 5 * time.Minute
+	case lifetime < 0:
+		return nil, fmt.Errorf("auth: DPoPConfig.ProofLifetime is %v; it must be positive (or zero for five minutes)", lifetime)
+	}
+	if cfg.NonceSecret != nil && len(cfg.NonceSecret) < minNonceSecret {
+		return nil, fmt.Errorf("auth: DPoPConfig.NonceSecret has %d bytes; nonces keyed by fewer than %d could be forged: give a longer random secret, or nil for a random one", len(cfg.NonceSecret), minNonceSecret)
 	}
 	d := &dpopChecker{algs: algs, names: strings.Join(names, " "), required: cfg.Required,
 		lifetime: lifetime, htu: normalizeHTU(resource),

@@ -187,9 +187,19 @@ func TestDPoP_ChallengesAndMetadata(t *testing.T) {
 			t.Errorf("required=%v: metadata algs %q, required %v", required, m.DPoPSigningAlgValuesSupported, m.DPoPBoundAccessTokensRequired)
 		}
 	}
-	if _, err := auth.New(auth.Config{Resource: "https://mcp.example/mcp", AuthorizationServers: []string{"https://as.example"},
-		Verifier: auth.VerifierFunc(nil), DPoP: &auth.DPoPConfig{Algorithms: []string{"HS256"}}}); err == nil {
-		t.Error("a symmetric DPoP algorithm was accepted")
+	for _, bad := range []struct {
+		what string
+		cfg  auth.DPoPConfig
+	}{
+		{"a symmetric DPoP algorithm", auth.DPoPConfig{Algorithms: []string{"HS256"}}},
+		{"a negative proof lifetime, which refuses every proof", auth.DPoPConfig{ProofLifetime: -time.Minute}},
+		{"an empty nonce secret, which makes nonces forgeable", auth.DPoPConfig{NonceWindow: time.Minute, NonceSecret: []byte{}}},
+		{"a nonce secret of 8 bytes", auth.DPoPConfig{NonceWindow: time.Minute, NonceSecret: []byte("12345678")}},
+	} {
+		if _, err := auth.New(auth.Config{Resource: "https://mcp.example/mcp", AuthorizationServers: []string{"https://as.example"},
+			Verifier: auth.VerifierFunc(nil), DPoP: &bad.cfg}); err == nil {
+			t.Errorf("%s was accepted", bad.what)
+		}
 	}
 }
 
