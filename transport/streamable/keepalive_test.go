@@ -66,15 +66,7 @@ func TestAStalledReaderIsLetGo(t *testing.T) {
 	f := newFixture(t)
 	_, url := serve(t, f, &HandlerOptions{WriteTimeout: 100 * time.Millisecond})
 	sid := initSession(t, url, mcp.Version20251125)
-	u, err := neturl.Parse(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := net.Dial("tcp", u.Host)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	u, conn := dialRaw(t, url)
 	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: %s\r\n\r\n",
 		u.Path, u.Host, sid, mcp.Version20251125)
 	// The client never reads: the socket buffers fill, then writes block.
@@ -126,15 +118,7 @@ func TestAStalledJSONReaderIsLetGo(t *testing.T) {
 	sid := initSession(t, url, mcp.Version20251125)
 
 	// A raw connection that sends a POST whose answer is 32 MiB, and never reads.
-	u, err := neturl.Parse(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := net.Dial("tcp", u.Host)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	u, conn := dialRaw(t, url)
 	conn.(*net.TCPConn).SetReadBuffer(4096)
 	body := callBody("50", "echo", strings.Repeat("a", 32<<20))
 	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n%s",
@@ -174,3 +158,19 @@ func (w *bigWriteSignal) Write(b []byte) (int, error) {
 
 // Unwrap returns the wrapped ResponseWriter, for http.ResponseController.
 func (w *bigWriteSignal) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// dialRaw opens a TCP connection to the endpoint at url, for a client that
+// speaks HTTP by hand; it closes when the test ends.
+func dialRaw(t *testing.T, url string) (*neturl.URL, net.Conn) {
+	t.Helper()
+	u, err := neturl.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return u, conn
+}

@@ -182,6 +182,19 @@ func TestServerRequestGoesOnThePOSTStream(t *testing.T) {
 	resp := do(t, "POST", url, legacyHeaders(sid), callBody("1", "ask", ""))
 	wantStatus(t, resp, http.StatusOK)
 	r := sse.NewReader(resp.Body, 1<<20)
+	req := nextSamplingRequest(t, r)
+	answer := `{"jsonrpc":"2.0","id":` + req.ID.Raw() + `,"result":{"model":"m"}}`
+	wantStatus(t, do(t, "POST", url, legacyHeaders(sid), answer), http.StatusAccepted)
+	final, ok := message(t, nextEvent(t, r)).(*jsonrpc.Response)
+	if !ok || final.ID.Raw() != "1" || !bytes.Contains(final.Result, []byte(`model`)) {
+		t.Fatalf("got %v, want the tool result carrying the client's answer", final)
+	}
+}
+
+// nextSamplingRequest reads the server's sampling/createMessage request
+// from a POST stream, after its priming event.
+func nextSamplingRequest(t *testing.T, r *sse.Reader) *jsonrpc.Request {
+	t.Helper()
 	ev := nextEvent(t, r)
 	if len(ev.Data) == 0 {
 		ev = nextEvent(t, r) // after the priming event
@@ -190,12 +203,7 @@ func TestServerRequestGoesOnThePOSTStream(t *testing.T) {
 	if !ok || req.Method != "sampling/createMessage" || req.IsNotification() {
 		t.Fatalf("got %s, want the server's sampling/createMessage request", ev.Data)
 	}
-	answer := `{"jsonrpc":"2.0","id":` + req.ID.Raw() + `,"result":{"model":"m"}}`
-	wantStatus(t, do(t, "POST", url, legacyHeaders(sid), answer), http.StatusAccepted)
-	final, ok := message(t, nextEvent(t, r)).(*jsonrpc.Response)
-	if !ok || final.ID.Raw() != "1" || !bytes.Contains(final.Result, []byte(`model`)) {
-		t.Fatalf("got %v, want the tool result carrying the client's answer", final)
-	}
+	return req
 }
 
 // A client's malformed answer to a server request (a response with both
@@ -214,19 +222,12 @@ func TestInvalidAnswerToAServerRequestFailsItsCall(t *testing.T) {
 	defer resp.Body.Close()
 	wantStatus(t, resp, http.StatusOK)
 	r := sse.NewReader(resp.Body, 1<<20)
-	ev := nextEvent(t, r)
-	if len(ev.Data) == 0 {
-		ev = nextEvent(t, r) // after the priming event
-	}
-	req, ok := message(t, ev).(*jsonrpc.Request)
-	if !ok || req.Method != "sampling/createMessage" {
-		t.Fatalf("got %s, want the server's sampling/createMessage request", ev.Data)
-	}
+	req := nextSamplingRequest(t, r)
 	bad := `{"jsonrpc":"2.0","id":` + req.ID.Raw() + `,"result":{},"error":{"code":1,"message":"x"}}`
 	if e := wantError(t, do(t, "POST", url, legacyHeaders(sid), bad), http.StatusBadRequest, jsonrpc.CodeInvalidRequest); !e.ID.IsNull() {
 		t.Errorf("the refusal of the invalid answer has id %s, want null: it answers no request", e.ID.Raw())
 	}
-	ev, err = r.Next()
+	ev, err := r.Next()
 	if err != nil {
 		t.Fatalf("the tools/call waiting on the server's call was never answered after the client's invalid response: %v", err)
 	}
