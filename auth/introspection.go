@@ -55,6 +55,9 @@ func NewIntrospectionVerifier(opts IntrospectionOptions) (*IntrospectionVerifier
 	if opts.ClientID == "" || opts.Issuer == "" || opts.Audience == "" {
 		return nil, errors.New("auth: IntrospectionOptions needs ClientID, Issuer and Audience")
 	}
+	if err := fetch.CheckSecureURL("auth: IntrospectionOptions.Issuer", opts.Issuer); err != nil {
+		return nil, err
+	}
 	hc := opts.HTTPClient
 	if hc == nil {
 		hc = &http.Client{Timeout: jwksFetchTimout}
@@ -132,7 +135,8 @@ func (v *IntrospectionVerifier) check(in *introspection, now time.Time) (*TokenI
 		Scopes:   strings.Fields(in.Scope),
 		Audience: in.Audience,
 
-		Confirmation: in.Cnf.jkt(),
+		Confirmation:          in.Cnf.jkt(),
+		CertificateThumbprint: in.Cnf.x5t(),
 	}
 	if in.Expiry != nil {
 		info.Expiry = unixTime(*in.Expiry)

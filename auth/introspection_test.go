@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -73,5 +74,26 @@ func TestIntrospectionVerifier(t *testing.T) {
 	// Wrong credentials for the endpoint are our failure, not the token's.
 	if _, err := newV("wrong").Verify(ctx, "good"); err == nil || errors.Is(err, auth.ErrInvalidToken) {
 		t.Errorf("bad resource server credentials: %v, want a non-token error", err)
+	}
+}
+
+// The issuer is checked as JWTOptions.Issuer is: an https URL, or http on
+// loopback. Before, a typo such as "as.example.com" or a plain-http issuer
+// was accepted, and tasks were bound to principals under that name.
+func TestIntrospectionIssuerMustBeASecureURL(t *testing.T) {
+	for _, issuer := range []string{"http://as.example.com", "as.example.com", "https://as.example.com#frag"} {
+		_, err := auth.NewIntrospectionVerifier(auth.IntrospectionOptions{
+			Endpoint: "https://as.example.com/introspect", ClientID: "rs",
+			Issuer: issuer, Audience: "https://mcp.example.com/mcp",
+		})
+		if err == nil || !strings.Contains(err.Error(), "IntrospectionOptions.Issuer") {
+			t.Errorf("Issuer %q: err = %v, want one naming IntrospectionOptions.Issuer", issuer, err)
+		}
+	}
+	if _, err := auth.NewIntrospectionVerifier(auth.IntrospectionOptions{
+		Endpoint: "https://as.example.com/introspect", ClientID: "rs",
+		Issuer: "http://127.0.0.1:9000", Audience: "https://mcp.example.com/mcp",
+	}); err != nil {
+		t.Errorf("a loopback http issuer: %v", err)
 	}
 }

@@ -141,7 +141,8 @@ type jwtClaims struct {
 
 // cnfClaim is the confirmation claim of a sender-constrained token.
 type cnfClaim struct {
-	JKT string `json:"jkt"` // RFC 9449: the thumbprint of the DPoP key
+	JKT     string `json:"jkt"`      // RFC 9449: the thumbprint of the DPoP key
+	X5tS256 string `json:"x5t#S256"` // RFC 8705: the thumbprint of the client certificate
 }
 
 // jkt returns the DPoP key thumbprint the claim binds to, "" for none.
@@ -150,6 +151,15 @@ func (c *cnfClaim) jkt() string {
 		return ""
 	}
 	return c.JKT
+}
+
+// x5t returns the client certificate thumbprint the claim binds to, ""
+// for none.
+func (c *cnfClaim) x5t() string {
+	if c == nil {
+		return ""
+	}
+	return c.X5tS256
 }
 
 // stringList is a JSON string or array of strings, as "aud" and "scp" may be.
@@ -218,7 +228,8 @@ func (v *JWTVerifier) Verify(ctx context.Context, token string) (*TokenInfo, err
 		Expiry:   c.Expiry.Time(),
 		Claims:   all,
 
-		Confirmation: c.Cnf.jkt(),
+		Confirmation:          c.Cnf.jkt(),
+		CertificateThumbprint: c.Cnf.x5t(),
 	}, nil
 }
 

@@ -111,6 +111,9 @@ func (rs *ResourceServer) authenticate(r *http.Request) (*TokenInfo, error) {
 	if info.Principal() == "" {
 		return nil, invalidf("the token names neither a subject nor a client")
 	}
+	if err := checkCertificateBinding(r, info); err != nil {
+		return nil, err
+	}
 	switch {
 	case dpop:
 		now := time.Now()

@@ -29,6 +29,12 @@ type TokenInfo struct {
 	// 6); empty for a bearer token. The middleware accepts a bound token
 	// only with a DPoP proof signed with that key.
 	Confirmation string
+	// CertificateThumbprint is the SHA-256 thumbprint (base64url) of the
+	// client certificate the token is bound to, from its cnf."x5t#S256"
+	// claim (RFC 8705 section 3.1); empty for a token not bound to one. The
+	// middleware accepts such a token only over a TLS connection on which
+	// the client presented that certificate.
+	CertificateThumbprint string
 	// Claims holds every claim of a JWT, or every member of an introspection
 	// response, for applications that need more than the fields above. It is
 	// nil for verifiers that have none.
