@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/weftmcp/weft/jsonrpc"
@@ -67,18 +68,29 @@ func newRecordCache(store Store, bus Bus, limit int) *recordCache {
 	return c
 }
 
+// cacheMark is where a reader's copy of a task stood in the cache: the
+// entry it came through and that entry's signal count at the read. A
+// write made from the copy is trusted only if the same entry has counted
+// no signal since: another entry for the task, made after this one was
+// evicted, counts signals of its own.
+type cacheMark struct {
+	e   *cacheEntry // nil when the cache is off or could not follow the task
+	gen uint64
+}
+
 // follow returns the task's entry, subscribing it to the task's signals
-// if it is new, and the entry's signal count; nil when the cache is off,
-// closed, or the subscription failed (then reads go to the store).
-func (c *recordCache) follow(ctx context.Context, id string) (*cacheEntry, uint64) {
+// if it is new, with the entry's signal count; a mark without an entry
+// when the cache is off, closed, or the subscription failed (then reads
+// go to the store).
+func (c *recordCache) follow(ctx context.Context, id string) cacheMark {
 	if c.limit == 0 {
-		return nil, 0
+		return cacheMark{}
 	}
 	c.mu.Lock()
 	if e := c.entries[id]; e != nil {
 		gen := e.gen
 		c.mu.Unlock()
-		return e, gen
+		return cacheMark{e, gen}
 	}
 	c.mu.Unlock()
 	e := &cacheEntry{}
@@ -90,21 +102,37 @@ func (c *recordCache) follow(ctx context.Context, id string) (*cacheEntry, uint6
 		}
 	})
 	if err != nil {
-		return nil, 0
+		return cacheMark{}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if other := c.entries[id]; c.closed || other != nil {
 		sub.Close()
 		if c.closed {
-			return nil, 0
+			return cacheMark{}
 		}
-		return other, other.gen
+		return cacheMark{other, other.gen}
 	}
 	e.sub, e.inline = sub, inline
 	c.evictLocked()
 	c.entries[id] = e
-	return e, e.gen
+	return cacheMark{e, e.gen}
+}
+
+// forget drops the task's entry, if it is still e: the task is not in the
+// store, and an entry kept for it would only hold a subscription and push
+// a real task out.
+func (c *recordCache) forget(id string, e *cacheEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries[id] != e {
+		return
+	}
+	if e.sub != nil {
+		e.sub.Close()
+		e.sub = nil
+	}
+	delete(c.entries, id)
 }
 
 // signalled marks the entry stale, unless the signal is this instance's
@@ -136,9 +164,9 @@ func (c *recordCache) evictLocked() {
 
 // read returns a private copy of the task's record: the cache's while it
 // is fresh (unless fresh is asked for), else the store's, which the cache
-// then keeps. It also returns the entry's signal count at the read, for
+// then keeps. It also returns where the copy stood in the cache, for
 // wrote, and whether the copy came from the cache.
-func (c *recordCache) read(ctx context.Context, id string, fresh bool) (rec *Record, gen uint64, cached bool, err error) {
+func (c *recordCache) read(ctx context.Context, id string, fresh bool) (rec *Record, mark cacheMark, cached bool, err error) {
 	return c.get(ctx, id, fresh, false)
 }
 
@@ -157,47 +185,49 @@ func (c *recordCache) peek(ctx context.Context, id string, fresh bool) (*Record,
 
 // get is read, or peek when shared is set: the record returned may then
 // be the one the cache keeps.
-func (c *recordCache) get(ctx context.Context, id string, fresh, shared bool) (rec *Record, gen uint64, cached bool, err error) {
+func (c *recordCache) get(ctx context.Context, id string, fresh, shared bool) (rec *Record, mark cacheMark, cached bool, err error) {
 	if c.shared != nil {
 		rec, err := c.shared.getShared(ctx, id)
 		if err != nil {
-			return nil, 0, false, err
+			return nil, cacheMark{}, false, err
 		}
-		return ownCopy(rec), 0, false, nil
+		return ownCopy(rec), cacheMark{}, false, nil
 	}
-	var e *cacheEntry
 	if c.limit > 0 {
 		c.mu.Lock()
-		e = c.entries[id]
-		if e != nil {
+		if e := c.entries[id]; e != nil {
 			if !fresh && e.fresh && e.rec != nil {
-				rec, gen := e.rec, e.gen
+				rec, mark := e.rec, cacheMark{e, e.gen}
 				c.mu.Unlock()
 				if !shared {
 					rec = rec.Clone()
 				}
-				return rec, gen, true, nil
+				return rec, mark, true, nil
 			}
-			gen = e.gen
+			mark = cacheMark{e, e.gen}
 		}
 		c.mu.Unlock()
-		if e == nil {
-			e, gen = c.follow(ctx, id) // before the read, so no later change is missed
+		if mark.e == nil {
+			mark = c.follow(ctx, id) // before the read, so no later change is missed
 		}
 	}
 	jsonrpc.MayWait(ctx)
 	rec, err = c.store.Get(ctx, id)
 	if err != nil {
-		return nil, 0, false, err
+		if mark.e != nil && errors.Is(err, ErrNotFound) {
+			c.forget(id, mark.e)
+		}
+		return nil, cacheMark{}, false, err
 	}
-	return c.keep(e, rec, gen, shared), gen, false, nil
+	return c.keep(mark, rec, shared), mark, false, nil
 }
 
-// keep records rec, read from the store when the entry's signal count was
-// gen, and returns what the reader gets: rec, or the cache's copy if that
-// is newer. When shared, the reader changes nothing, so the cache keeps
-// rec itself and may hand out its own.
-func (c *recordCache) keep(e *cacheEntry, rec *Record, gen uint64, shared bool) *Record {
+// keep records rec, read from the store at mark, and returns what the
+// reader gets: rec, or the cache's copy if that is newer. When shared, the
+// reader changes nothing, so the cache keeps rec itself and may hand out
+// its own.
+func (c *recordCache) keep(mark cacheMark, rec *Record, shared bool) *Record {
+	e := mark.e
 	if e == nil {
 		return rec
 	}
@@ -214,18 +244,18 @@ func (c *recordCache) keep(e *cacheEntry, rec *Record, gen uint64, shared bool) 
 	} else {
 		e.rec = rec.Clone()
 	}
-	e.fresh = e.gen == gen
+	e.fresh = e.gen == mark.gen
 	c.settleLocked(e)
 	return rec
 }
 
 // wrote records rec, which this instance has just written, created or
-// updated from a copy read when the entry's signal count was gen. The
+// updated from a copy read at mark. The
 // Runtime never changes a record once written (a store's shared records
 // rely on it: TestSharedRecordsAreNeverChanged, and this cache:
 // TestCachedRecordsAreNeverChanged), so the cache keeps rec
 // itself: one Clone less a write.
-func (c *recordCache) wrote(rec *Record, gen uint64) {
+func (c *recordCache) wrote(rec *Record, mark cacheMark) {
 	if c.limit == 0 {
 		return
 	}
@@ -236,8 +266,10 @@ func (c *recordCache) wrote(rec *Record, gen uint64) {
 		return
 	}
 	e.rec = rec
-	// A signal since the read may be about a change after this write.
-	e.fresh = e.gen == gen
+	// A signal since the read may be about a change after this write; an
+	// entry made since the read has counted signals of its own, and this
+	// write's own signal may yet be taken for one it expects.
+	e.fresh = e == mark.e && e.gen == mark.gen
 	c.settleLocked(e)
 }
 

@@ -248,7 +248,7 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 		return Task{}, err
 	}
 	rn.follow, rn.exec.local = req.Follow, req.Local
-	_, gen := r.cache.follow(ctx, rec.ID)
+	mark := r.cache.follow(ctx, rec.ID)
 	if err := r.create(ctx, rec, SignalCreated); err != nil {
 		rn.abandon()
 		if errors.Is(err, ErrLimit) {
@@ -256,7 +256,7 @@ func (r *Runtime) Start(ctx context.Context, req StartRequest) (Task, error) {
 		}
 		return Task{}, fmt.Errorf("tasks: creating the task: %w", err)
 	}
-	r.cache.wrote(rec, gen)
+	r.cache.wrote(rec, mark)
 	r.transition(rec, previous{}, StatusWorking)
 	r.audit(ctx, "created", rec, slog.Duration("ttl", r.ttl(req.TTL)))
 	// rec is this call's own, or the store's and never changed (see
@@ -615,7 +615,7 @@ func visible(rec *Record, principal string, now time.Time) bool {
 func (r *Runtime) mutate(ctx context.Context, id string, signal SignalKind, change func(*Record) error) (*Record, error) {
 	fresh := false
 	for range maxCASAttempts {
-		rec, gen, cached, err := r.cache.read(ctx, id, fresh)
+		rec, mark, cached, err := r.cache.read(ctx, id, fresh)
 		if err != nil {
 			return nil, err
 		}
@@ -637,7 +637,7 @@ func (r *Runtime) mutate(ctx context.Context, id string, signal SignalKind, chan
 			err = r.store.Update(ctx, rec)
 		}
 		if err == nil {
-			r.cache.wrote(rec, gen)
+			r.cache.wrote(rec, mark)
 			return rec, nil
 		}
 		if !errors.Is(err, ErrConflict) {
