@@ -298,7 +298,11 @@ func (h *Handler) servePost(w http.ResponseWriter, r *http.Request) {
 		auth.WriteError(w, err)
 		return
 	}
-	s.push(msg)
+	if !s.push(msg) {
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, fmt.Sprintf("the session has %d messages the server has not read yet; retry later", maxUnread), http.StatusServiceUnavailable)
+		return
+	}
 	w.WriteHeader(http.StatusAccepted)
 	io.WriteString(w, "Accepted")
 }

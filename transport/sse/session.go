@@ -71,15 +71,27 @@ func (s *session) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// push queues a POSTed message for Read.
-func (s *session) push(msg jsonrpc.Message) {
+// maxUnread bounds the POSTed messages a session holds that the server
+// has not read yet. The server's read loop is held up only while one of its
+// writes to a stalled event stream waits (at most WriteTimeout); without a
+// bound, POSTs in that time would pile up in memory.
+const maxUnread = 1024
+
+// push queues a POSTed message for Read. It reports false, queuing
+// nothing, when maxUnread messages are already waiting.
+func (s *session) push(msg jsonrpc.Message) bool {
 	s.mu.Lock()
+	if len(s.inbox)-s.head >= maxUnread {
+		s.mu.Unlock()
+		return false
+	}
 	s.inbox = append(s.inbox, msg)
 	s.mu.Unlock()
 	select {
 	case s.wake <- struct{}{}:
 	default:
 	}
+	return true
 }
 
 // Write sends a message to the client as a "message" event.
