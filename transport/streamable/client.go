@@ -209,6 +209,11 @@ func (c *Client) notify(ctx context.Context, n *jsonrpc.Request) error {
 	if err := c.postAccepted(ctx, n, n, true); err != nil {
 		return err
 	}
+	if n.Method == "notifications/cancelled" {
+		if id, ok := cancelledID(n.Params); ok {
+			c.release(id)
+		}
+	}
 	if n.Method == "notifications/initialized" {
 		return c.openGET(ctx)
 	}
@@ -232,7 +237,7 @@ func (c *Client) respond(ctx context.Context, r *jsonrpc.Response) error {
 // abort marks a request cancelled by the caller, so that no answer is
 // delivered for it, and closes the POST of a modern request. It reports
 // whether it closed one: a legacy request is cancelled by sending the
-// notification, after which the server ends the request's stream.
+// notification, after which release closes the request's stream.
 func (c *Client) abort(id jsonrpc.ID) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -246,6 +251,18 @@ func (c *Client) abort(id jsonrpc.ID) bool {
 	}
 	cl.cancel()
 	return true
+}
+
+// release closes the POST stream of a legacy request the caller
+// cancelled, once the server has been sent notifications/cancelled for
+// it: nothing more on the stream is wanted, and a server that never ends
+// the stream would otherwise hold its connection for good.
+func (c *Client) release(id jsonrpc.ID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cl := c.calls[id.Raw()]; cl != nil && cl.aborted {
+		cl.cancel()
+	}
 }
 
 // Close ends the legacy session with DELETE (best effort, bounded), stops
