@@ -17,6 +17,7 @@ type keys struct {
 	active  string // sorted set of unfinished task IDs by key deadline (ms)
 	actives string // + principal: the same, per principal
 	signals string // the Bus's pub/sub channel
+	reply   string // + write token: a script's kept reply (kept_replies.go)
 
 	session     string // + session ID: the session's hash (+ ":subs": its subscriptions' set)
 	sessions    string // sorted set of session IDs by LastSeen (ms)
@@ -36,6 +37,7 @@ func newKeys(prefix string) keys {
 		active:  tag + "active",
 		actives: tag + "active:",
 		signals: tag + "signals",
+		reply:   tag + "reply:",
 
 		session:     tag + "session:",
 		sessions:    tag + "sessions",

@@ -151,16 +151,19 @@ end
 
 // deleteScript deletes a task and its index entries.
 //
-// KEYS: expiry, lease, active, all.
+// KEYS: expiry, lease, active, all, the call's kept reply.
 // ARGV: task key prefix, list key prefix, active key prefix, id.
-// Returns 1, or 0 when there is no such task.
-var deleteScript = redis.NewScript(luaForget + `
+// Returns 1, also when an earlier run of this very call deleted the task
+// (kept_replies.go), or 0 when there is no such task.
+var deleteScript = redis.NewScript(luaForget + luaKeptReply + `
+local done = kept(KEYS[5])
+if done then return done end
 local key = ARGV[1] .. ARGV[4]
 local principal = redis.call('HGET', key, 'principal')
 if not principal then return 0 end
 redis.call('DEL', key)
 forget(ARGV[4], principal, string.len(ARGV[4]) .. ':' .. ARGV[4] .. principal)
-return 1
+return keep(KEYS[5], 1)
 `)
 
 // luaBudget bounds how many index entries one listing script examines, so

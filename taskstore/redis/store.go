@@ -254,7 +254,7 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 		return fmt.Errorf("redis: delete: %w", err)
 	}
 	k := s.keys
-	n, err := deleteScript.Run(ctx, s.client, []string{k.expiry, k.lease, k.active, k.all},
+	n, err := deleteScript.Run(ctx, s.client, []string{k.expiry, k.lease, k.active, k.all, k.reply + s.tokens.next()},
 		k.task, k.list, k.actives, id).Int()
 	if err != nil {
 		return fmt.Errorf("redis: delete task %s: %w", id, err)

@@ -35,6 +35,11 @@ func newWriteTokens() *writeTokens {
 	return &writeTokens{prefix: rand.Text()}
 }
 
+// next returns a new token.
+func (w *writeTokens) next() string {
+	return w.prefix + strconv.FormatUint(w.n.Add(1), 10)
+}
+
 // add appends a new token to l, as the pair of field fToken.
 func (w *writeTokens) add(l *fieldList) {
 	var b [64]byte

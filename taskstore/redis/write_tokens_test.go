@@ -3,6 +3,7 @@ package redis_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"sync"
@@ -182,5 +183,33 @@ func TestATaskStoredWithoutAWriteTokenIsUpdated(t *testing.T) {
 	}
 	if got, err := s.Get(ctx, rec.ID); err != nil || got.Status != tasks.StatusCompleted || got.Version != 2 {
 		t.Fatalf("after Update the task is %+v (%v); want completed at version 2", got, err)
+	}
+}
+
+// A Delete whose script ran but whose reply was lost reports the task
+// deleted. The retried script finds no task; reported as ErrNotFound, the
+// caller would take a task it just deleted for one that was never there.
+func TestADeleteWhoseReplyIsLostReportsTheTaskDeleted(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, d := newReplyDroppingStore(t)
+
+	rec := newTask()
+	if err := s.Create(ctx, rec, tasks.Quota{}); err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	d.arm()
+	err := s.Delete(ctx, rec.ID)
+	if !d.didFire() {
+		t.Fatal("the reply was not dropped")
+	}
+	if _, gerr := s.Get(ctx, rec.ID); !errors.Is(gerr, tasks.ErrNotFound) {
+		t.Fatalf("Get after Delete: %v, want ErrNotFound", gerr)
+	}
+	if err != nil {
+		t.Fatalf("Delete returned %v, yet it deleted the task", err)
+	}
+	if err := s.Delete(ctx, rec.ID); !errors.Is(err, tasks.ErrNotFound) {
+		t.Fatalf("a second Delete of the task returned %v, want ErrNotFound", err)
 	}
 }
