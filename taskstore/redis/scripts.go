@@ -212,10 +212,14 @@ return out
 // expired. The caller passes now rounded down to the millisecond: a score
 // is a deadline rounded up, so every task deleted is due.
 //
-// KEYS: expiry, lease, active, all.
+// KEYS: expiry, lease, active, all, the call's kept reply.
 // ARGV: task key prefix, list key prefix, active key prefix, now, limit.
-// Returns each deleted task's ID, principal, method, name and status.
-var deleteExpiredScript = redis.NewScript(luaForget + luaBudget + `
+// Returns each deleted task's ID, principal, method, name and status; an
+// earlier run of this very call that deleted some returns what it
+// returned (kept_replies.go).
+var deleteExpiredScript = redis.NewScript(luaForget + luaBudget + luaKeptReply + `
+local done = kept(KEYS[5])
+if done then return done end
 local limit = tonumber(ARGV[5])
 local finished = {completed = true, failed = true, cancelled = true}
 local out, offset = {}, 0
@@ -244,6 +248,7 @@ while #out < 5 * limit and budget > 0 do
 	end
 	if #batch == 0 then break end
 end
+if #out > 0 then keep(KEYS[5], out) end
 return out
 `)
 

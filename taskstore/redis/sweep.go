@@ -28,7 +28,7 @@ func (s *Store) DeleteExpired(ctx context.Context, now time.Time, limit int) ([]
 		return nil, fmt.Errorf("redis: delete expired: %w", err)
 	}
 	k := s.keys
-	f, err := deleteExpiredScript.Run(ctx, s.client, []string{k.expiry, k.lease, k.active, k.all},
+	f, err := deleteExpiredScript.Run(ctx, s.client, []string{k.expiry, k.lease, k.active, k.all, k.reply + s.tokens.next()},
 		k.task, k.list, k.actives, now.UnixMilli(), limit).StringSlice()
 	if err != nil {
 		return nil, fmt.Errorf("redis: delete expired tasks: %w", err)

@@ -213,3 +213,38 @@ func TestADeleteWhoseReplyIsLostReportsTheTaskDeleted(t *testing.T) {
 		t.Fatalf("a second Delete of the task returned %v, want ErrNotFound", err)
 	}
 }
+
+// A DeleteExpired whose script ran but whose reply was lost reports the
+// tasks it deleted. The retried script finds them gone and returns none,
+// so the sweep would audit no deletion of them.
+func TestADeleteExpiredWhoseReplyIsLostReportsWhatItDeleted(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, d := newReplyDroppingStore(t)
+
+	rec := newTask()
+	rec.ExpiresAt = rec.CreatedAt.Add(time.Minute)
+	if err := s.Create(ctx, rec, tasks.Quota{}); err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	done := *rec
+	done.Status, done.Result, done.UpdatedAt = tasks.StatusCompleted, []byte(`{}`), time.Now()
+	if err := s.Update(ctx, &done); err != nil {
+		t.Fatalf("Update: %v", err)
+	}
+	d.arm()
+	gone, err := s.DeleteExpired(ctx, rec.ExpiresAt.Add(time.Minute), 10)
+	if !d.didFire() {
+		t.Fatal("the reply was not dropped")
+	}
+	if err != nil {
+		t.Fatalf("DeleteExpired: %v", err)
+	}
+	if _, gerr := s.Get(ctx, rec.ID); !errors.Is(gerr, tasks.ErrNotFound) {
+		t.Fatalf("Get after DeleteExpired: %v, want ErrNotFound", gerr)
+	}
+	want := tasks.DeletedTask{ID: rec.ID, Principal: rec.Principal, Method: rec.Method, Name: rec.Name, Status: tasks.StatusCompleted}
+	if len(gone) != 1 || gone[0] != want {
+		t.Fatalf("DeleteExpired reported %+v, yet it deleted %+v", gone, want)
+	}
+}
