@@ -35,10 +35,14 @@ return session()`)
 
 // createSessionScript stores a new session unless its ID is taken.
 //
-// KEYS: hash, subscriptions, sessions. ARGV: id, LastSeen (ms), the
-// subscribers key prefix, the count of field-value pairs, the pairs, then
-// the subscriptions. Returns 0 when the ID is taken, else 1.
-var createSessionScript = redis.NewScript(`
+// KEYS: hash, subscriptions, sessions, the call's kept reply. ARGV: id,
+// LastSeen (ms), the subscribers key prefix, the count of field-value
+// pairs, the pairs, then the subscriptions. Returns 0 when the ID is
+// taken, else 1, also when an earlier run of this very call stored the
+// session (kept_replies.go).
+var createSessionScript = redis.NewScript(luaKeptReply + `
+local done = kept(KEYS[4])
+if done then return done end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local n = tonumber(ARGV[4])
 for i = 5, 4 + 2 * n, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
@@ -47,7 +51,7 @@ for i = 5 + 2 * n, #ARGV do
 	redis.call('ZADD', ARGV[3] .. ARGV[i], 0, ARGV[1])
 end
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
-return 1`)
+return keep(KEYS[4], 1)`)
 
 // changeSessionScript changes a live session: "level" sets its level,
 // "sub" and "unsub" add or remove a subscription, in the session's set and

@@ -19,12 +19,15 @@ import (
 type SessionStore struct {
 	client redis.UniversalClient
 	keys   keys
+	tokens *writeTokens // the Store's: names the kept replies of its calls
 }
 
 var _ sessions.Store = (*SessionStore)(nil)
 
 // Sessions returns the SessionStore on the Store's client and prefix.
-func (s *Store) Sessions() *SessionStore { return &SessionStore{client: s.client, keys: s.keys} }
+func (s *Store) Sessions() *SessionStore {
+	return &SessionStore{client: s.client, keys: s.keys, tokens: s.tokens}
+}
 
 // sessionKeys are the keys of the session's hash and subscriptions, and of
 // the sessions sorted set.
@@ -45,7 +48,8 @@ func (ss *SessionStore) Create(ctx context.Context, rec *sessions.Record) error 
 	for _, uri := range rec.Subscriptions {
 		args = append(args, uri)
 	}
-	n, err := createSessionScript.Run(ctx, ss.client, ss.sessionKeys(rec.ID), args...).Int()
+	keys := append(ss.sessionKeys(rec.ID), ss.keys.reply+ss.tokens.next())
+	n, err := createSessionScript.Run(ctx, ss.client, keys, args...).Int()
 	if err != nil {
 		return fmt.Errorf("redis: create session %s: %w", rec.ID, err)
 	}

@@ -1,7 +1,11 @@
 package redis_test
 
 import (
+	"context"
+	"crypto/rand"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/weftmcp/weft/sessions"
 	"github.com/weftmcp/weft/sessions/sessiontest"
@@ -33,4 +37,37 @@ func TestMessageLogPairContract(t *testing.T) {
 		prefix := newPrefix(t)
 		return newStore(t, prefix).Messages(), newStore(t, prefix).Messages()
 	})
+}
+
+// newSessionRecord returns a live session of alice last seen at seen.
+func newSessionRecord(seen time.Time) *sessions.Record {
+	return &sessions.Record{ID: rand.Text(), Principal: "alice", Version: "2025-11-25", Level: "info",
+		Subscriptions: []string{"file:///a"}, CreatedAt: seen, LastSeen: seen}
+}
+
+// A session Create whose script ran but whose reply was lost reports the
+// session created. The retried script finds the session; reported as
+// ErrExists, the initialize that made it would fail while the session
+// stayed stored.
+func TestASessionCreateWhoseReplyIsLostReportsTheSessionCreated(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, d := newReplyDroppingStore(t)
+	ss := s.Sessions()
+
+	rec := newSessionRecord(time.Now())
+	d.arm()
+	err := ss.Create(ctx, rec)
+	if !d.didFire() {
+		t.Fatal("the reply was not dropped")
+	}
+	if _, gerr := ss.Get(ctx, rec.ID); gerr != nil {
+		t.Fatalf("Get after Create: %v", gerr)
+	}
+	if err != nil {
+		t.Fatalf("Create returned %v, yet it stored the session", err)
+	}
+	if err := ss.Create(ctx, rec); !errors.Is(err, sessions.ErrExists) {
+		t.Fatalf("a second Create of the session returned %v, want ErrExists", err)
+	}
 }
