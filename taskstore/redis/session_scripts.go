@@ -89,15 +89,19 @@ end
 // at sessions.EndedLastSeen, and takes it out of the subscribers of its
 // URIs.
 //
-// KEYS: hash, subscriptions, sessions. ARGV: the principal, the id, the
-// subscribers key prefix, EndedLastSeen (ns), EndedLastSeen (ms). Returns
-// 0 when it is missing, ended or another principal's, else 1.
-var endSessionScript = redis.NewScript(luaUnindex + `
+// KEYS: hash, subscriptions, sessions, the call's kept reply. ARGV: the
+// principal, the id, the subscribers key prefix, EndedLastSeen (ns),
+// EndedLastSeen (ms). Returns 0 when it is missing, ended or another
+// principal's, else 1, also when an earlier run of this very call ended
+// it (kept_replies.go).
+var endSessionScript = redis.NewScript(luaUnindex + luaKeptReply + `
+local done = kept(KEYS[4])
+if done then return done end
 if redis.call('HGET', KEYS[1], 'ended') ~= '0' or redis.call('HGET', KEYS[1], 'principal') ~= ARGV[1] then return 0 end
 unindex(KEYS[2], ARGV[2], ARGV[3])
 redis.call('HSET', KEYS[1], 'ended', '1', 'seen', ARGV[4])
 redis.call('ZADD', KEYS[3], ARGV[5], ARGV[2])
-return 1`)
+return keep(KEYS[4], 1)`)
 
 // expireSessionsScript deletes up to a limit of sessions last seen before
 // a bound, and returns their IDs.

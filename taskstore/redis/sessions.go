@@ -109,7 +109,8 @@ func (ss *SessionStore) End(ctx context.Context, id, principal string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("redis: end session: %w", err)
 	}
-	n, err := endSessionScript.Run(ctx, ss.client, ss.sessionKeys(id), principal, id, ss.keys.subscribers,
+	keys := append(ss.sessionKeys(id), ss.keys.reply+ss.tokens.next())
+	n, err := endSessionScript.Run(ctx, ss.client, keys, principal, id, ss.keys.subscribers,
 		sessions.EndedLastSeen.UnixNano(), sessions.EndedLastSeen.UnixMilli()).Int()
 	if err != nil {
 		return fmt.Errorf("redis: end session %s: %w", id, err)

@@ -71,3 +71,32 @@ func TestASessionCreateWhoseReplyIsLostReportsTheSessionCreated(t *testing.T) {
 		t.Fatalf("a second Create of the session returned %v, want ErrExists", err)
 	}
 }
+
+// A session End whose script ran but whose reply was lost reports the
+// session ended. The retried script finds it ended; reported as
+// ErrNotFound, the client's DELETE would get 404 for the session it ended.
+func TestASessionEndWhoseReplyIsLostReportsTheSessionEnded(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, d := newReplyDroppingStore(t)
+	ss := s.Sessions()
+
+	rec := newSessionRecord(time.Now())
+	if err := ss.Create(ctx, rec); err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	d.arm()
+	err := ss.End(ctx, rec.ID, rec.Principal)
+	if !d.didFire() {
+		t.Fatal("the reply was not dropped")
+	}
+	if got, gerr := ss.Get(ctx, rec.ID); gerr != nil || !got.Ended {
+		t.Fatalf("Get after End = %+v, %v; want the session ended", got, gerr)
+	}
+	if err != nil {
+		t.Fatalf("End returned %v, yet it ended the session", err)
+	}
+	if err := ss.End(ctx, rec.ID, rec.Principal); !errors.Is(err, sessions.ErrNotFound) {
+		t.Fatalf("a second End of the session returned %v, want ErrNotFound", err)
+	}
+}
