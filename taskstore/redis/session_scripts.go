@@ -104,17 +104,21 @@ redis.call('ZADD', KEYS[3], ARGV[5], ARGV[2])
 return keep(KEYS[4], 1)`)
 
 // expireSessionsScript deletes up to a limit of sessions last seen before
-// a bound, and returns their IDs.
+// a bound, and returns their IDs; an earlier run of this very call that
+// deleted some returns what it returned (kept_replies.go).
 //
-// KEYS: sessions. ARGV: the bound (ms, exclusive), the limit, the session
-// hash prefix, the subscribers key prefix.
-var expireSessionsScript = redis.NewScript(luaUnindex + `
+// KEYS: sessions, the call's kept reply. ARGV: the bound (ms, exclusive),
+// the limit, the session hash prefix, the subscribers key prefix.
+var expireSessionsScript = redis.NewScript(luaUnindex + luaKeptReply + `
+local done = kept(KEYS[2])
+if done then return done end
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 for _, id in ipairs(ids) do
 	if redis.call('HGET', ARGV[3] .. id, 'ended') == '0' then unindex(ARGV[3] .. id .. ':subs', id, ARGV[4]) end
 	redis.call('DEL', ARGV[3] .. id, ARGV[3] .. id .. ':subs')
 	redis.call('ZREM', KEYS[1], id)
 end
+if #ids > 0 then keep(KEYS[2], ids) end
 return ids`)
 
 // stateKeyScript stores the key unless one is stored, and returns the

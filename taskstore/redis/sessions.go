@@ -126,7 +126,7 @@ func (ss *SessionStore) Expire(ctx context.Context, idleBefore time.Time, limit 
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("redis: expire sessions: %w", err)
 	}
-	ids, err := expireSessionsScript.Run(ctx, ss.client, []string{ss.keys.sessions},
+	ids, err := expireSessionsScript.Run(ctx, ss.client, []string{ss.keys.sessions, ss.keys.reply + ss.tokens.next()},
 		idleBefore.UnixMilli(), limit, ss.keys.session, ss.keys.subscribers).StringSlice()
 	if err != nil {
 		return nil, fmt.Errorf("redis: expire sessions: %w", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -98,5 +99,34 @@ func TestASessionEndWhoseReplyIsLostReportsTheSessionEnded(t *testing.T) {
 	}
 	if err := ss.End(ctx, rec.ID, rec.Principal); !errors.Is(err, sessions.ErrNotFound) {
 		t.Fatalf("a second End of the session returned %v, want ErrNotFound", err)
+	}
+}
+
+// An Expire whose script ran but whose reply was lost reports the sessions
+// it deleted. The retried script finds them gone and returns none, so no
+// instance would end its copies or forget their messages.
+func TestAnExpireWhoseReplyIsLostReportsTheSessionsItDeleted(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, d := newReplyDroppingStore(t)
+	ss := s.Sessions()
+
+	rec := newSessionRecord(time.Now())
+	if err := ss.Create(ctx, rec); err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	d.arm()
+	ids, err := ss.Expire(ctx, rec.LastSeen.Add(time.Second), 10)
+	if !d.didFire() {
+		t.Fatal("the reply was not dropped")
+	}
+	if err != nil {
+		t.Fatalf("Expire: %v", err)
+	}
+	if _, gerr := ss.Get(ctx, rec.ID); !errors.Is(gerr, sessions.ErrNotFound) {
+		t.Fatalf("Get after Expire: %v, want ErrNotFound", gerr)
+	}
+	if !slices.Equal(ids, []string{rec.ID}) {
+		t.Fatalf("Expire reported %v, yet it deleted %s", ids, rec.ID)
 	}
 }
