@@ -23,28 +23,57 @@ import (
 type MessageLog struct {
 	client redis.UniversalClient
 	keys   keys
+	tokens *writeTokens // the Store's: tells an Append's retry from another Append
 }
 
 var _ sessions.MessageLog = (*MessageLog)(nil)
 
 // Messages returns the MessageLog on the Store's client and prefix.
-func (s *Store) Messages() *MessageLog { return &MessageLog{client: s.client, keys: s.keys} }
+func (s *Store) Messages() *MessageLog {
+	return &MessageLog{client: s.client, keys: s.keys, tokens: s.tokens}
+}
+
+// boxKey is the key of a box's list, and the start of its other keys'.
+func (l *MessageLog) boxKey(session string, box sessions.Box) string {
+	return l.keys.session + session + ":box" + strconv.Itoa(int(box))
+}
 
 // boxKeys are the keys of a box's list and counter.
 func (l *MessageLog) boxKeys(session string, box sessions.Box) []string {
-	k := l.keys.session + session + ":box" + strconv.Itoa(int(box))
+	k := l.boxKey(session, box)
 	return []string{k, k + ":last"}
+}
+
+// appendKeys are the keys of a box's list and counter, and of the record
+// of its latest append (see appendMessageScript).
+func (l *MessageLog) appendKeys(session string, box sessions.Box) []string {
+	k := l.boxKey(session, box)
+	return []string{k, k + ":last", k + ":append"}
 }
 
 // readerKey is the key naming who holds the session's GET stream.
 func (l *MessageLog) readerKey(session string) string { return l.keys.session + session + ":reader" }
 
 // appendMessageScript numbers and stores a message, dropping the oldest
-// beyond the number kept. KEYS: list, counter. ARGV: data, kept.
+// beyond the number kept, and returns its number. A retry of an Append
+// whose reply was lost (see write_tokens.go) finds the box's latest
+// append made with its token and returns that append's number instead of
+// storing the message again. The record of the latest append, "<token>
+// <number>", lives as long as a kept reply (kept_replies.go): one key per
+// box, overwritten, rather than one per call. What it cannot tell: an
+// Append that another one followed between the two runs is stored twice;
+// go-redis retries within milliseconds, so that is rare.
+//
+// KEYS: list, counter, latest append. ARGV: data, kept, the write token.
 var appendMessageScript = redis.NewScript(`
+local latest = redis.call('GET', KEYS[3])
+if latest and string.sub(latest, 1, #ARGV[3] + 1) == ARGV[3] .. ' ' then
+	return tonumber(string.sub(latest, #ARGV[3] + 2))
+end
 local n = redis.call('INCR', KEYS[2])
 redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+redis.call('SET', KEYS[3], ARGV[3] .. ' ' .. n, 'PX', ` + keptReplyMillis + `)
 return n`)
 
 // readMessagesScript returns the number of the first message it returns
@@ -72,7 +101,7 @@ func (l *MessageLog) Append(ctx context.Context, session string, box sessions.Bo
 	if err := ctx.Err(); err != nil {
 		return 0, fmt.Errorf("redis: append a session message: %w", err)
 	}
-	n, err := appendMessageScript.Run(ctx, l.client, l.boxKeys(session, box), data, sessions.KeepMessages).Int64()
+	n, err := appendMessageScript.Run(ctx, l.client, l.appendKeys(session, box), data, sessions.KeepMessages, l.tokens.next()).Int64()
 	if err != nil {
 		return 0, fmt.Errorf("redis: appending a message of session %s: %w", session, err)
 	}
@@ -158,7 +187,7 @@ func (l *MessageLog) Delete(ctx context.Context, session string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("redis: delete session messages: %w", err)
 	}
-	keys := append(l.boxKeys(session, sessions.ToClient), l.boxKeys(session, sessions.ToServer)...)
+	keys := append(l.appendKeys(session, sessions.ToClient), l.appendKeys(session, sessions.ToServer)...)
 	if err := l.client.Del(ctx, append(keys, l.readerKey(session))...).Err(); err != nil {
 		return fmt.Errorf("redis: deleting the messages of session %s: %w", session, err)
 	}
