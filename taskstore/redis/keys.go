@@ -19,7 +19,7 @@ type keys struct {
 	signals string // the Bus's pub/sub channel
 	reply   string // + write token: a script's kept reply (kept_replies.go)
 
-	session     string // + session ID: the session's hash (+ ":subs": its subscriptions' set)
+	session     string // + session ID: the session's hash (+ ":subs": its subscriptions' set; + ":box<n>…" and ":reader": its message log's keys, which expireSessionsScript names too)
 	sessions    string // sorted set of session IDs by LastSeen (ms)
 	subscribers string // + URI: sorted set (scores 0, by ID) of the live sessions subscribed to it
 	stateKey    string // the request-state key every instance shares

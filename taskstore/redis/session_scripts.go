@@ -104,8 +104,11 @@ redis.call('ZADD', KEYS[3], ARGV[5], ARGV[2])
 return keep(KEYS[4], 1)`)
 
 // expireSessionsScript deletes up to a limit of sessions last seen before
-// a bound, and returns their IDs; an earlier run of this very call that
-// deleted some returns what it returned (kept_replies.go).
+// a bound, with their message log's keys (messages.go), and returns their
+// IDs; an earlier run of this very call that deleted some returns what it
+// returned (kept_replies.go). The instances still call MessageLog.Delete
+// for each (and must, for an older instance's Expire), but an instance
+// that dies before it leaves nothing behind.
 //
 // KEYS: sessions, the call's kept reply. ARGV: the bound (ms, exclusive),
 // the limit, the session hash prefix, the subscribers key prefix.
@@ -115,7 +118,9 @@ if done then return done end
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 for _, id in ipairs(ids) do
 	if redis.call('HGET', ARGV[3] .. id, 'ended') == '0' then unindex(ARGV[3] .. id .. ':subs', id, ARGV[4]) end
-	redis.call('DEL', ARGV[3] .. id, ARGV[3] .. id .. ':subs')
+	local k = ARGV[3] .. id
+	redis.call('DEL', k, k .. ':subs', k .. ':reader', k .. ':box0', k .. ':box0:last', k .. ':box0:append',
+		k .. ':box1', k .. ':box1:last', k .. ':box1:append')
 	redis.call('ZREM', KEYS[1], id)
 end
 if #ids > 0 then keep(KEYS[2], ids) end

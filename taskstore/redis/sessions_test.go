@@ -130,3 +130,37 @@ func TestAnExpireWhoseReplyIsLostReportsTheSessionsItDeleted(t *testing.T) {
 		t.Fatalf("Expire reported %v, yet it deleted %s", ids, rec.ID)
 	}
 }
+
+// Expire deletes a session's messages and reader with the session: an
+// instance that dies between the Expire and its MessageLog.Delete leaves
+// nothing behind.
+func TestAnExpiredSessionTakesItsMessagesWithIt(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s := newStore(t, newPrefix(t))
+	ss, log := s.Sessions(), s.Messages()
+
+	rec := newSessionRecord(time.Now())
+	if err := ss.Create(ctx, rec); err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	for _, box := range []sessions.Box{sessions.ToClient, sessions.ToServer} {
+		if _, err := log.Append(ctx, rec.ID, box, []byte(`{}`)); err != nil {
+			t.Fatalf("Append: %v", err)
+		}
+	}
+	if err := log.SetReader(ctx, rec.ID, "i1", rec.LastSeen.Add(time.Hour)); err != nil {
+		t.Fatalf("SetReader: %v", err)
+	}
+	if ids, err := ss.Expire(ctx, rec.LastSeen.Add(time.Second), 10); err != nil || len(ids) != 1 {
+		t.Fatalf("Expire = %v, %v; want the session", ids, err)
+	}
+	for _, box := range []sessions.Box{sessions.ToClient, sessions.ToServer} {
+		if last, err := log.Last(ctx, rec.ID, box); err != nil || last != 0 {
+			t.Errorf("Last of box %d of the expired session = %d, %v; want 0", box, last, err)
+		}
+	}
+	if ok, err := log.HasReader(ctx, rec.ID, rec.LastSeen); err != nil || ok {
+		t.Errorf("HasReader of the expired session = %v, %v; want false", ok, err)
+	}
+}
