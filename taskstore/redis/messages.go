@@ -45,11 +45,19 @@ func (l *MessageLog) boxKeys(session string, box sessions.Box) []string {
 }
 
 // appendKeys are the keys of a box's list and counter, and of the record
-// of its latest append (see appendMessageScript).
+// of its latest append; appendMessageScript takes them and the session's
+// hash.
 func (l *MessageLog) appendKeys(session string, box sessions.Box) []string {
 	k := l.boxKey(session, box)
-	return []string{k, k + ":last", k + ":append"}
+	return []string{k, k + ":last", k + ":append", l.keys.session + session}
 }
+
+// goneBoxMillis is how long a box of a session the Store's SessionStore
+// does not hold live is kept after its latest append, in milliseconds, as
+// appendMessageScript takes it. Such a box has no one to read it; a day
+// leaves a deployment that keeps its sessions in another store (so that
+// every box looks like one) everything but the boxes idle for a day.
+const goneBoxMillis = "86400000"
 
 // readerKey is the key naming who holds the session's GET stream.
 func (l *MessageLog) readerKey(session string) string { return l.keys.session + session + ":reader" }
@@ -64,7 +72,13 @@ func (l *MessageLog) readerKey(session string) string { return l.keys.session + 
 // Append that another one followed between the two runs is stored twice;
 // go-redis retries within milliseconds, so that is rare.
 //
-// KEYS: list, counter, latest append. ARGV: data, kept, the write token.
+// A live session's box lives as long as the session: the session store's
+// Expire deletes it. A box of a session missing or ended (a message on
+// its way as the session ended) would outlive it for good, so its list
+// and counter expire goneBoxMillis after their latest append.
+//
+// KEYS: list, counter, latest append, the session's hash. ARGV: data,
+// kept, the write token.
 var appendMessageScript = redis.NewScript(`
 local latest = redis.call('GET', KEYS[3])
 if latest and string.sub(latest, 1, #ARGV[3] + 1) == ARGV[3] .. ' ' then
@@ -74,6 +88,10 @@ local n = redis.call('INCR', KEYS[2])
 redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
 redis.call('SET', KEYS[3], ARGV[3] .. ' ' .. n, 'PX', ` + keptReplyMillis + `)
+if redis.call('HGET', KEYS[4], 'ended') ~= '0' then
+	redis.call('PEXPIRE', KEYS[1], ` + goneBoxMillis + `)
+	redis.call('PEXPIRE', KEYS[2], ` + goneBoxMillis + `)
+end
 return n`)
 
 // readMessagesScript returns the number of the first message it returns
@@ -187,8 +205,8 @@ func (l *MessageLog) Delete(ctx context.Context, session string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("redis: delete session messages: %w", err)
 	}
-	keys := append(l.appendKeys(session, sessions.ToClient), l.appendKeys(session, sessions.ToServer)...)
-	if err := l.client.Del(ctx, append(keys, l.readerKey(session))...).Err(); err != nil {
+	to, from := l.boxKey(session, sessions.ToClient), l.boxKey(session, sessions.ToServer)
+	if err := l.client.Del(ctx, to, to+":last", to+":append", from, from+":last", from+":append", l.readerKey(session)).Err(); err != nil {
 		return fmt.Errorf("redis: deleting the messages of session %s: %w", session, err)
 	}
 	return nil
