@@ -21,7 +21,8 @@ type Cluster interface {
 	// does, kept for its resumption).
 	Notify(ctx context.Context, session string, msg *jsonrpc.Request) error
 	// HoldsStream reports whether this instance holds the GET stream of
-	// the session with the ID: a client is connected to it here.
+	// the session with the ID: a client is connected to it here, or was
+	// lately and may be resuming it (then on any instance).
 	HoldsStream(session string) bool
 	// Announce tells every instance, this one included, that topic
 	// happened: each runs the functions that Follow gave it for topic.

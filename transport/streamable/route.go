@@ -56,6 +56,7 @@ type router struct {
 
 	mu        sync.Mutex
 	listeners map[*session]tasks.Subscription // ToServer subscriptions of sessions held here
+	attached  map[*session]time.Time          // when each session's GET stream was last seen attached here (see heldLately)
 }
 
 // newRouter returns the router of h, or nil when h does not route.
@@ -64,7 +65,8 @@ func newRouter(h *Handler) *router {
 	if o.Sessions == nil || o.Messages == nil || o.Bus == nil {
 		return nil
 	}
-	return &router{h: h, log: o.Messages, bus: o.Bus, instance: rand.Text()[:12], listeners: make(map[*session]tasks.Subscription)}
+	return &router{h: h, log: o.Messages, bus: o.Bus, instance: rand.Text()[:12],
+		listeners: make(map[*session]tasks.Subscription), attached: make(map[*session]time.Time)}
 }
 
 // boxSignal is the bus signal ID of a session's box.
@@ -239,11 +241,13 @@ func (r *router) listen(s *session, after uint64) {
 	go r.takeServerMessages(s, sub, after)
 }
 
-// stop ends the session's ToServer subscription, if any.
+// stop ends the session's ToServer subscription, if any, and forgets its
+// GET stream.
 func (r *router) stop(s *session) {
 	r.mu.Lock()
 	sub := r.listeners[s]
 	delete(r.listeners, s)
+	delete(r.attached, s)
 	r.mu.Unlock()
 	if sub != nil {
 		sub.Close()

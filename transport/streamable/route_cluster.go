@@ -44,7 +44,9 @@ func (c cluster) Notify(ctx context.Context, session string, msg *jsonrpc.Reques
 	return c.r.post(ctx, session, sessions.ToClient, msg)
 }
 
-// HoldsStream implements transport.Cluster.
+// HoldsStream implements transport.Cluster: the session's GET stream is
+// attached here, or was within readerLease and has not ended, its client
+// perhaps reconnecting (see heldLately).
 func (c cluster) HoldsStream(session string) bool {
 	s := c.r.h.sessions.lookup(session)
 	if s == nil {
@@ -57,8 +59,9 @@ func (c cluster) HoldsStream(session string) bool {
 		return false
 	}
 	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.w != nil && !st.complete
+	attached, ended := st.w != nil, st.complete
+	st.mu.Unlock()
+	return !ended && (attached || c.r.heldLately(s, c.r.h.sessions.now()))
 }
 
 // Announce implements transport.Cluster.

@@ -64,8 +64,13 @@ func (h *Handler) serveRoutedGet(w http.ResponseWriter, r *http.Request, s *sess
 		refuse(w, http.StatusConflict, "%v", err)
 		return
 	}
+	rt.noteAttached(s, h.sessions.now())
 	defer st.detach(w)
 	defer func() {
+		// Before the stream is detached, so that it counts as held here
+		// throughout (see heldLately); a stream that ended with its session
+		// is not noted.
+		rt.noteAttached(s, h.sessions.now())
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 		defer cancel()
 		if err := rt.log.SetReader(ctx, s.id, rt.instance, time.Time{}); err != nil {
@@ -103,6 +108,7 @@ func (h *Handler) serveRoutedGet(w http.ResponseWriter, r *http.Request, s *sess
 			}
 		case <-retry.C:
 		case <-renew.C:
+			rt.noteAttached(s, h.sessions.now())
 			if err := rt.log.SetReader(ctx, s.id, rt.instance, h.sessions.now().Add(readerLease)); err != nil && ctx.Err() == nil {
 				h.opts.Logger.Warn("streamable: could not renew the record of a GET stream", "session", s.id, "error", err)
 			}
@@ -166,4 +172,37 @@ func routedResumption(r *http.Request) (int64, bool) {
 		return 0, false
 	}
 	return int64(index), true
+}
+
+// noteAttached notes that the session's GET stream is attached here at
+// now, unless the session has ended. The stream is noted when it attaches,
+// every readerLease/3 while it stays attached, and when its connection
+// goes.
+func (r *router) noteAttached(s *session, now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s.mu.Lock()
+	ended := s.ended != nil
+	s.mu.Unlock()
+	if !ended { // an ended session's stream is not kept: stop forgets it
+		r.attached[s] = now
+	}
+}
+
+// heldLately reports whether the session's GET stream was noted attached
+// here within readerLease before now. A list change is then kept in the
+// session's ToClient box for a client that lost the stream and resumes it
+// with Last-Event-ID, here or on another instance, rather than lost: no
+// instance holds the stream while the client reconnects. A client that
+// resumed on another instance meanwhile is told of such a change twice
+// (by that instance and this one), which costs it a second tools/list or
+// the like, and only for readerLease after its stream left here. Requests
+// to the client are not kept so (see sharedSession.outbound): the reader
+// record goes when the stream's connection does, and they fail at once
+// with ErrNoStream, for a caller that can ask another way.
+func (r *router) heldLately(s *session, now time.Time) bool {
+	r.mu.Lock()
+	seen, ok := r.attached[s]
+	r.mu.Unlock()
+	return ok && now.Before(seen.Add(readerLease))
 }
