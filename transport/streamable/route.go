@@ -263,9 +263,13 @@ func (r *router) takeServerMessages(s *session, sub tasks.Subscription, after ui
 	defer retry.Stop()
 	for {
 		select {
-		case _, ok := <-sub.Signals():
+		case sig, ok := <-sub.Signals():
 			if !ok {
 				return
+			}
+			if sig.Kind == endedKind {
+				r.endedElsewhere(s) // stops sub when it ends the session
+				continue
 			}
 		case <-retry.C:
 		}

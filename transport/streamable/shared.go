@@ -254,6 +254,9 @@ func (t *sessionTable) endShared(ctx context.Context, id, principal string) (boo
 	if s := t.lookup(id); s != nil {
 		t.endDeleted(s)
 	}
+	if r := t.h.router; r != nil {
+		r.announceEnded(ctx, id)
+	}
 	t.forgetMessages(ctx, id)
 	return true, nil
 }
@@ -262,7 +265,8 @@ func (t *sessionTable) endShared(ctx context.Context, id, principal string) (boo
 // expires idle sessions for the whole cluster: a session with a stream or
 // request open here counts as in use; one the store no longer holds ends
 // here too, with its streams (a GET stream open here after DELETE on
-// another instance ends within a janitor tick). Without an idle timeout
+// another instance ends within a janitor tick when no routed signal has
+// ended it already: see announceEnded). Without an idle timeout
 // the check only reads, and only the ended sessions expire (see
 // sessions.EndedLastSeen), so that DELETE leaves no record for good.
 func (t *sessionTable) sweepStore(now time.Time) {
