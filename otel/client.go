@@ -60,7 +60,14 @@ func (i *Instrumentation) ClientServeMiddleware() client.ServeMiddleware {
 			opts = append(opts, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(op.attributes(true)...))
 			start := time.Now()
 			ctx, span := i.tracer.Start(ctx, op.spanName(), opts...)
+			answered := false
+			defer func() {
+				if !answered {
+					i.end(ctx, span, i.serverDuration, op, start, handlerPanicked())
+				}
+			}()
 			res, err := next(ctx, s, req)
+			answered = true
 			i.end(ctx, span, i.serverDuration, op, start, classify(err, false, true))
 			return res, err
 		}

@@ -150,6 +150,14 @@ type outcome struct {
 	message   string // the status description
 }
 
+// handlerPanicked returns the outcome of a message whose handler panicked:
+// the connection recovers and answers a request with -32603. The
+// middleware ends the span with it while the panic goes on, so that no
+// span is left open and the duration is still recorded.
+func handlerPanicked() outcome {
+	return outcome{errorType: "-32603", code: "-32603", message: "the handler panicked"}
+}
+
 // classify turns a handler's or a call's error into an outcome. serverSide
 // applies the server's rule: the caller's faults (-32700, -32600, -32601,
 // -32602, -32002) are not errors there.

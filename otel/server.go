@@ -36,7 +36,14 @@ func (i *Instrumentation) ServerMiddleware() server.Middleware {
 					r.SetTaskMeta(k, v)
 				}
 			}
+			answered := false
+			defer func() {
+				if !answered {
+					i.end(ctx, span, i.serverDuration, op, start, handlerPanicked())
+				}
+			}()
 			res, err := next(ctx, r)
+			answered = true
 			if id := r.RelatedTask(); id != "" {
 				i.relateToTask(span, r, id)
 			}

@@ -206,3 +206,42 @@ func TestSpansCarryErrorTypeBySide(t *testing.T) {
 		t.Errorf("the server's span of a call to a missing tool has status Error: %v", served.Status())
 	}
 }
+
+// A handler that panics is answered -32603 by the connection, which
+// recovers; its span must end all the same, as that error, on the server
+// and on a client serving the server's question.
+func TestASpanEndsWhenItsHandlerPanics(t *testing.T) {
+	serverSpans, clientSpans := tracetest.NewSpanRecorder(), tracetest.NewSpanRecorder()
+	si, ci := instrument(t, serverSpans), instrument(t, clientSpans)
+	s := bookingServer(si)
+	s.AddResource(&mcp.Resource{URI: "file:///floor-plan", Name: "floor-plan"}, func(context.Context, *server.Request, string, map[string]string) (*mcp.ReadResourceResult, error) {
+		panic("the floor plan is missing")
+	})
+	cs, _ := servertest.ConnectHTTP(t, s, &client.Options{
+		ProtocolVersion: mcp.Version20251125,
+		ServeMiddleware: []client.ServeMiddleware{ci.ClientServeMiddleware()},
+		ElicitForm: func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+			panic("the dialog crashed")
+		},
+	}, nil)
+	ctx := context.Background()
+
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "file:///floor-plan"}); err == nil {
+		t.Fatal("reading a resource whose handler panics succeeded")
+	}
+	if _, err := client.CallTool[booked](ctx, cs, "book", bookIn{Room: "Ada"}); err == nil {
+		t.Fatal("booking with an elicitation handler that panics succeeded")
+	}
+	for _, s := range []sdktrace.ReadOnlySpan{
+		find(t, serverSpans.Ended(), "resources/read", trace.SpanKindServer),
+		find(t, clientSpans.Ended(), "elicitation/create", trace.SpanKindServer),
+	} {
+		wantAttrs(t, s, map[attribute.Key]string{"error.type": "-32603", "rpc.response.status_code": "-32603"})
+		if s.Status().Code != codes.Error {
+			t.Errorf("span %q (%s) has status %v, want Error", s.Name(), s.SpanKind(), s.Status())
+		}
+	}
+	if started, ended := len(serverSpans.Started())+len(clientSpans.Started()), len(serverSpans.Ended())+len(clientSpans.Ended()); started != ended {
+		t.Errorf("%d spans started and %d ended", started, ended)
+	}
+}
