@@ -159,8 +159,10 @@ func handlerPanicked() outcome {
 }
 
 // classify turns a handler's or a call's error into an outcome. serverSide
-// applies the server's rule: the caller's faults (-32700, -32600, -32601,
-// -32602, -32002) are not errors there.
+// applies the receiver's rules: the caller's faults (-32700, -32600,
+// -32601, -32602, -32002) are not errors there, and an error that is no
+// *jsonrpc.Error is answered -32603, so that is its code (unless it is the
+// request's context ending, which is no answer of the handler's).
 func classify(err error, toolError, serverSide bool) outcome {
 	if err == nil {
 		if toolError {
@@ -175,6 +177,10 @@ func classify(err error, toolError, serverSide bool) outcome {
 			return outcome{code: code}
 		}
 		return outcome{errorType: code, code: code, message: je.Message}
+	}
+	if serverSide && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		code := strconv.FormatInt(jsonrpc.CodeInternalError, 10)
+		return outcome{errorType: code, code: code, message: err.Error()}
 	}
 	return outcome{errorType: "_OTHER", message: err.Error()}
 }

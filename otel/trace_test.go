@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/weftmcp/weft/client"
+	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	weftotel "github.com/weftmcp/weft/otel"
 	"github.com/weftmcp/weft/server"
@@ -243,5 +244,43 @@ func TestASpanEndsWhenItsHandlerPanics(t *testing.T) {
 	}
 	if started, ended := len(serverSpans.Started())+len(clientSpans.Started()), len(serverSpans.Ended())+len(clientSpans.Ended()); started != ended {
 		t.Errorf("%d spans started and %d ended", started, ended)
+	}
+}
+
+// A handler's error that is no *jsonrpc.Error is answered -32603 (internal
+// error), so the receiver's span carries that code, as the conventions ask
+// of every JSON-RPC error answer, on the server and on a client serving
+// the server's question.
+func TestAPlainHandlerErrorIsRecordedAsTheInternalErrorItIsAnswered(t *testing.T) {
+	serverSpans, clientSpans := tracetest.NewSpanRecorder(), tracetest.NewSpanRecorder()
+	si, ci := instrument(t, serverSpans), instrument(t, clientSpans)
+	s := bookingServer(si)
+	s.AddResource(&mcp.Resource{URI: "file:///floor-plan", Name: "floor-plan"}, func(context.Context, *server.Request, string, map[string]string) (*mcp.ReadResourceResult, error) {
+		return nil, errors.New("the floor plan is missing")
+	})
+	cs, _ := servertest.ConnectHTTP(t, s, &client.Options{
+		ProtocolVersion: mcp.Version20251125,
+		ServeMiddleware: []client.ServeMiddleware{ci.ClientServeMiddleware()},
+		ElicitForm: func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+			return nil, errors.New("the dialog is closed")
+		},
+	}, nil)
+	ctx := context.Background()
+
+	var rpcErr *jsonrpc.Error
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "file:///floor-plan"}); !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInternalError {
+		t.Fatalf("reading the resource: %v, want a -32603 answer", err)
+	}
+	if _, err := client.CallTool[booked](ctx, cs, "book", bookIn{Room: "Ada"}); err == nil {
+		t.Fatal("booking with an elicitation handler that fails succeeded")
+	}
+	for _, s := range []sdktrace.ReadOnlySpan{
+		find(t, serverSpans.Ended(), "resources/read", trace.SpanKindServer),
+		find(t, clientSpans.Ended(), "elicitation/create", trace.SpanKindServer),
+	} {
+		wantAttrs(t, s, map[attribute.Key]string{"error.type": "-32603", "rpc.response.status_code": "-32603"})
+		if s.Status().Code != codes.Error {
+			t.Errorf("span %q (%s) has status %v, want Error", s.Name(), s.SpanKind(), s.Status())
+		}
 	}
 }
