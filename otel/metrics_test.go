@@ -84,3 +84,50 @@ func TestOperationAndSessionDurationsAreRecorded(t *testing.T) {
 		t.Errorf("mcp.server.session.duration has %d samples for 2025-11-25, want 1", got)
 	}
 }
+
+// A client can send any tool or prompt name; a name the server does not
+// have (-32602) must not become a series of mcp.server.operation.duration,
+// or a client making up names grows the metric without bound. The calls
+// are still counted, under their method.
+func TestUnknownToolAndPromptNamesAreNoMetricAttributes(t *testing.T) {
+	reader := sdkmetric.NewManualReader()
+	si, err := weftotel.New(&weftotel.Options{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := server.New(mcp.Implementation{Name: "named", Version: "1.0.0"}, &server.Options{
+		Middleware: []server.Middleware{si.ServerMiddleware()},
+	})
+	server.AddTool(s, &mcp.Tool{Name: "noop"}, func(ctx context.Context, r *server.Request, _ struct{}) (string, error) { return "", nil })
+	s.AddPrompt(&mcp.Prompt{Name: "greeting"}, func(context.Context, *server.Request, map[string]string) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{Messages: []mcp.PromptMessage{}}, nil
+	})
+	cs, _ := servertest.Connect(t, s, &client.Options{ProtocolVersion: mcp.Version20251125})
+	ctx := context.Background()
+	if _, err := client.CallTool[string](ctx, cs, "noop", struct{}{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "greeting"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"made-up-1", "made-up-2"} {
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name}); err == nil {
+			t.Fatalf("calling the unknown tool %s succeeded", name)
+		}
+		if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name}); err == nil {
+			t.Fatalf("getting the unknown prompt %s succeeded", name)
+		}
+	}
+	absent := attribute.Value{}.Emit() // how histogramSamples keys the samples without the attribute
+	for key, want := range map[string]string{weftotel.AttrToolName: "noop", weftotel.AttrPromptName: "greeting"} {
+		for name := range histogramSamples(t, reader, "mcp.server.operation.duration", key) {
+			if name != want && name != absent {
+				t.Errorf("mcp.server.operation.duration has a series with %s %q, which the server does not have", key, name)
+			}
+		}
+	}
+	byMethod := histogramSamples(t, reader, "mcp.server.operation.duration", weftotel.AttrMethodName)
+	if byMethod["tools/call"].count != 3 || byMethod["prompts/get"].count != 3 {
+		t.Errorf("mcp.server.operation.duration has %d tools/call and %d prompts/get samples, want 3 of each", byMethod["tools/call"].count, byMethod["prompts/get"].count)
+	}
+}

@@ -148,6 +148,9 @@ type outcome struct {
 	errorType string // "" on success
 	code      string // the JSON-RPC error code, "" when there is none
 	message   string // the status description
+	// callerFault marks a request the receiver refused as the caller's
+	// fault (see callerFault).
+	callerFault bool
 }
 
 // handlerPanicked returns the outcome of a message whose handler panicked:
@@ -174,7 +177,7 @@ func classify(err error, toolError, serverSide bool) outcome {
 	if errors.As(err, &je) {
 		code := strconv.FormatInt(je.Code, 10)
 		if serverSide && callerFault(je.Code) {
-			return outcome{code: code}
+			return outcome{code: code, callerFault: true}
 		}
 		return outcome{errorType: code, code: code, message: je.Message}
 	}
@@ -195,9 +198,19 @@ func callerFault(code int64) bool {
 	return false
 }
 
-// end ends span and records the operation's duration in h.
+// end ends span and records the operation's duration in h. A request
+// refused as the caller's fault is recorded without its tool or prompt
+// name: that name is whatever the caller sent (an unknown tool is -32602),
+// and the metric must have a series per tool or prompt the server has, not
+// one per name a client makes up. The span keeps the name.
 func (i *Instrumentation) end(ctx context.Context, span trace.Span, h metric.Float64Histogram, op *operation, start time.Time, out outcome) {
-	attrs := op.attributes(false)
+	measured := op
+	if out.callerFault && (op.tool != "" || op.prompt != "") {
+		unnamed := *op
+		unnamed.tool, unnamed.prompt = "", ""
+		measured = &unnamed
+	}
+	attrs := measured.attributes(false)
 	if out.code != "" {
 		attrs = append(attrs, attribute.String(AttrStatusCode, out.code))
 	}
