@@ -47,6 +47,9 @@ func (s *Session) CallTool(ctx context.Context, params *mcp.CallToolParams, opts
 		if err != nil {
 			return nil, err
 		}
+		// The handle goes with the call: however Wait ends, the call's
+		// progress handler hears nothing after CallTool returns.
+		defer h.done()
 		return h.Wait(ctx)
 	}
 	var res mcp.CallToolResult

@@ -386,6 +386,58 @@ func TestProgressTokenStaysValidForTheTasksLife(t *testing.T) {
 	}
 }
 
+// WithProgress promises every notification "before the call returns":
+// CallTool with WithTask whose context ends while the task runs on must
+// forget its progress handler, which would otherwise hear the task's
+// progress after the call returned, and be kept for the session's life.
+func TestCallToolWithTaskForgetsItsProgressHandlerWhenItReturns(t *testing.T) {
+	polled := make(chan struct{}, 1)
+	listChanged := make(chan struct{}, 1)
+	s, p := legacyConnect(t, &Options{OnToolsListChanged: func(context.Context, *mcp.ToolListChangedNotificationParams) { listChanged <- struct{}{} }}, true, map[string]handlerFunc{
+		mcp.MethodToolsCall: created("l-10", 10),
+		mcp.MethodTasksGet: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+			select {
+			case polled <- struct{}{}:
+			default:
+			}
+			return legacyGot("l-10", mcp.TaskWorking, 60_000)(ctx, req)
+		},
+	})
+	var heard atomic.Int32
+	ctx, cancel := context.WithCancel(testCtx(t))
+	go func() {
+		<-polled
+		cancel()
+	}()
+	_, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "optional"}, WithTask(), WithProgress(func(*mcp.ProgressNotificationParams) { heard.Add(1) }))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("CallTool = %v, want context.Canceled", err)
+	}
+	token, err := meta(t, p.requests(mcp.MethodToolsCall)[0]).ProgressToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &mcp.ProgressNotificationParams{ProgressToken: token, Progress: 1, Message: "still running"}
+	if err := p.conn.Notify(testCtx(t), mcp.NotificationProgress, n); err != nil {
+		t.Fatal(err)
+	}
+	// Notifications are handled in order: once this one is, so is the progress.
+	if err := p.conn.Notify(testCtx(t), mcp.NotificationToolsListChanged, &mcp.ToolListChangedNotificationParams{}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-listChanged:
+	case <-testCtx(t).Done():
+		t.Fatal("the client did not handle the notifications")
+	}
+	if got := heard.Load(); got != 0 {
+		t.Errorf("the progress handler heard %d notifications after CallTool returned", got)
+	}
+	if s.progress.dispatch(n) {
+		t.Error("the call's progress token is still registered after CallTool returned")
+	}
+}
+
 // Versions before 2025-11-25 have no tasks.
 func TestTasksBefore20251125AreNotInTheVersion(t *testing.T) {
 	s, p := connect(t, &Options{ProtocolVersion: mcp.Version20250618}, nil)
