@@ -223,10 +223,15 @@ func (h *TaskHandle) usable(method string) error {
 }
 
 // failed wraps the error of a task request, naming the request and the
-// task, and saying what an unknown task means.
+// task, and saying what -32602 means: an unknown task, or, for a
+// 2025-11-25 tasks/cancel, also one that has already finished.
 func (h *TaskHandle) failed(method string, err error) error {
 	var rpcErr *jsonrpc.Error
-	if errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeInvalidParams {
+	switch {
+	case !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams:
+	case method == mcp.MethodTasksCancel && !h.modern:
+		return fmt.Errorf("client: %s %s: the server refused to cancel the task: it has already finished (Wait or Result gives its outcome), or the server does not know it (it may have expired, or the ID is wrong): %w", method, h.id, err)
+	default:
 		return fmt.Errorf("client: %s %s: the server does not know the task (it may have expired, or the ID is wrong): %w", method, h.id, err)
 	}
 	return fmt.Errorf("client: %s %s: %w", method, h.id, err)

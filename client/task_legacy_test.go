@@ -310,6 +310,19 @@ func TestLegacyCancel(t *testing.T) {
 	}
 }
 
+// A.7: "A cancel request for a task already in a terminal status MUST be
+// rejected with -32602": the error of cancelling a finished task says so,
+// rather than only that the server does not know the task.
+func TestCancellingAFinishedLegacyTaskSaysItHasFinished(t *testing.T) {
+	s, _ := legacyConnect(t, nil, true, map[string]handlerFunc{
+		mcp.MethodTasksCancel: failing(jsonrpc.NewError(jsonrpc.CodeInvalidParams, "Cannot cancel task: already in terminal status 'completed'")),
+	})
+	err := s.Task("l-11").Cancel(testCtx(t))
+	if codeOf(err) != jsonrpc.CodeInvalidParams || !strings.Contains(err.Error(), "already finished") {
+		t.Errorf("Cancel = %v, want the server's -32602 explained as a task that has already finished", err)
+	}
+}
+
 // A.7: "Requestors MUST NOT rely on [notifications/tasks/status] and SHOULD
 // keep polling"; a notification only wakes Wait early, and reaches
 // OnTaskStatus.
