@@ -68,3 +68,27 @@ func cancelReason(cause error) string {
 	}
 	return "the client stopped waiting: " + cause.Error()
 }
+
+// abandonedTask runs when the context of CallTool with WithTask ends while
+// it waits for the task it started. The caller holds no handle on that
+// task and cannot cancel or resume it, so the abandoned call is cancelled
+// as a task is: with tasks/cancel (notifications/cancelled does not apply
+// to tasks). It is sent in the background, as for an ordinary call, so the
+// caller returns at once (Close waits for it).
+func (s *Session) abandonedTask(h *TaskHandle) {
+	s.closeMu.Lock()
+	if s.closed {
+		s.closeMu.Unlock()
+		return
+	}
+	s.notifying.Add(1)
+	s.closeMu.Unlock()
+	go func() {
+		defer s.notifying.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), cancelSendTimeout)
+		defer cancel()
+		if err := h.Cancel(ctx); err != nil && s.conn.Err() == nil {
+			s.client.logger.Warn("client: could not cancel the task of a call whose context ended", "task", h.ID(), "error", err)
+		}
+	}()
+}

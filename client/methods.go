@@ -30,9 +30,11 @@ func (s *Session) ListTools(ctx context.Context, params *mcp.ListToolsParams, op
 // completes.
 //
 // With WithTask the call may run as a task, which CallTool waits for (see
-// TaskHandle.Wait). Without it, a 2025-11-25 tool the session has listed
-// whose execution.taskSupport is "required" runs as a task too, since the
-// server refuses a plain call of it.
+// TaskHandle.Wait); when ctx ends first, the task is cancelled
+// (tasks/cancel), as an ordinary call is abandoned. Without it, a
+// 2025-11-25 tool the session has listed whose execution.taskSupport is
+// "required" runs as a task too, since the server refuses a plain call of
+// it.
 func (s *Session) CallTool(ctx context.Context, params *mcp.CallToolParams, opts ...CallOption) (*mcp.CallToolResult, error) {
 	var cfg callConfig
 	for _, o := range opts {
@@ -50,7 +52,11 @@ func (s *Session) CallTool(ctx context.Context, params *mcp.CallToolParams, opts
 		// The handle goes with the call: however Wait ends, the call's
 		// progress handler hears nothing after CallTool returns.
 		defer h.done()
-		return h.Wait(ctx)
+		res, err := h.Wait(ctx)
+		if err != nil && ctx.Err() != nil {
+			s.abandonedTask(h)
+		}
+		return res, err
 	}
 	var res mcp.CallToolResult
 	if err := callWithInput(ctx, s, mcp.MethodToolsCall, params, &res, opts); err != nil {

@@ -104,6 +104,64 @@ func TestCallToolWithTaskWaitsForTheTask(t *testing.T) {
 	}
 }
 
+// CallTool with WithTask hands out no handle, so when its context ends
+// nobody could cancel the task it started, which would run on until its
+// TTL: the abandoned call cancels it with tasks/cancel, in both eras, as
+// an ordinary call is abandoned with notifications/cancelled.
+func TestCallToolWithTaskCancelsItsTaskWhenItsContextEnds(t *testing.T) {
+	for _, era := range []struct {
+		name           string
+		legacy         bool
+		created, doing handlerFunc
+	}{
+		{"extension", false, fixed(extCreated("t-20", 10)), fixed(extGot("t-20", mcp.TaskWorking, 60_000, nil))},
+		{"2025-11-25", true, created("t-20", 10), legacyGot("t-20", mcp.TaskWorking, 60_000)},
+	} {
+		t.Run(era.name, func(t *testing.T) {
+			polled, cancelled := make(chan struct{}, 1), make(chan string, 1)
+			handlers := map[string]handlerFunc{
+				mcp.MethodToolsCall: era.created,
+				mcp.MethodTasksGet: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+					select {
+					case polled <- struct{}{}:
+					default:
+					}
+					return era.doing(ctx, req)
+				},
+				mcp.MethodTasksCancel: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+					cancelled <- taskIDOf(t, req)
+					if era.legacy {
+						return &mcp.CancelTaskResult{Task: legacyTask("t-20", mcp.TaskCancelled, 10)}, nil
+					}
+					return &mcp.ExtCancelTaskResult{ResultType: mcp.ResultComplete}, nil
+				},
+			}
+			var s *Session
+			if era.legacy {
+				s, _ = legacyConnect(t, nil, true, handlers)
+			} else {
+				s, _ = connect(t, nil, handlers)
+			}
+			ctx, cancel := context.WithCancel(testCtx(t))
+			go func() {
+				<-polled
+				cancel()
+			}()
+			if _, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "optional"}, WithTask()); !errors.Is(err, context.Canceled) {
+				t.Fatalf("CallTool = %v, want context.Canceled", err)
+			}
+			select {
+			case id := <-cancelled:
+				if id != "t-20" {
+					t.Errorf("tasks/cancel named task %q, want t-20", id)
+				}
+			case <-testCtx(t).Done():
+				t.Fatal("the task of the abandoned call was not cancelled")
+			}
+		})
+	}
+}
+
 // B.1: "A CreateTaskResult received for an unsupported request type MUST be
 // treated as an invalid response": a call that did not declare the
 // extension, and a method that cannot be a task.
