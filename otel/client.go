@@ -51,7 +51,7 @@ func rawToolError(raw stdjson.RawMessage) bool {
 func (i *Instrumentation) ClientServeMiddleware() client.ServeMiddleware {
 	return func(next client.ServeHandler) client.ServeHandler {
 		return func(ctx context.Context, s *client.Session, req *jsonrpc.Request) (any, error) {
-			op := &operation{method: req.Method, version: s.ProtocolVersion(), id: req.ID}
+			op := &operation{method: req.Method, version: s.ProtocolVersion(), id: req.ID, unrouted: true}
 			var p mcp.RequestParams
 			var opts []trace.SpanStartOption
 			if len(req.Params) > 0 && json.Unmarshal(req.Params, &p) == nil {

@@ -106,6 +106,10 @@ type operation struct {
 	method, version, session string
 	tool, prompt             string
 	id                       jsonrpc.ID
+	// unrouted marks a message the receiver passes to its middleware
+	// whatever its method (a notification; anything a server sends a
+	// client), so that the method is any string the sender chose.
+	unrouted bool
 }
 
 // spanName is the conventions' span name: the method, then the tool or
@@ -151,6 +155,18 @@ type outcome struct {
 	// callerFault marks a request the receiver refused as the caller's
 	// fault (see callerFault).
 	callerFault bool
+}
+
+// otherMethod is the mcp.method.name a metric records for a method the
+// protocol does not define, as the RPC conventions record an unknown
+// method.
+const otherMethod = "_OTHER"
+
+// protocolMethod reports whether the protocol, in some version, or one of
+// the extensions weft speaks defines method.
+func protocolMethod(method string) bool {
+	return mcp.MethodInVersion(method, mcp.LatestLegacyVersion) || mcp.MethodInVersion(method, mcp.LatestVersion) ||
+		mcp.IsTasksExtensionMethod(method) || mcp.IsSkillsExtensionMethod(method)
 }
 
 // handlerPanicked returns the outcome of a message whose handler panicked:
@@ -202,13 +218,16 @@ func callerFault(code int64) bool {
 // refused as the caller's fault is recorded without its tool or prompt
 // name: that name is whatever the caller sent (an unknown tool is -32602),
 // and the metric must have a series per tool or prompt the server has, not
-// one per name a client makes up. The span keeps the name.
+// one per name a client makes up. For the same reason an unrouted message
+// whose method the protocol does not define is recorded under _OTHER. The
+// span keeps the names.
 func (i *Instrumentation) end(ctx context.Context, span trace.Span, h metric.Float64Histogram, op *operation, start time.Time, out outcome) {
-	measured := op
-	if out.callerFault && (op.tool != "" || op.prompt != "") {
-		unnamed := *op
-		unnamed.tool, unnamed.prompt = "", ""
-		measured = &unnamed
+	measured := *op
+	if out.callerFault {
+		measured.tool, measured.prompt = "", ""
+	}
+	if op.unrouted && !protocolMethod(op.method) {
+		measured.method = otherMethod
 	}
 	attrs := measured.attributes(false)
 	if out.code != "" {

@@ -23,7 +23,8 @@ import (
 func (i *Instrumentation) ServerMiddleware() server.Middleware {
 	return func(next server.MethodHandler) server.MethodHandler {
 		return func(ctx context.Context, r *server.Request) (server.Result, error) {
-			op := &operation{method: r.Method(), version: r.ProtocolVersion(), session: r.SessionID(), tool: r.ToolName(), id: r.ID()}
+			op := &operation{method: r.Method(), version: r.ProtocolVersion(), session: r.SessionID(), tool: r.ToolName(), id: r.ID(),
+				unrouted: r.IsNotification()}
 			if p, ok := r.DecodedParams().(*mcp.GetPromptParams); ok {
 				op.prompt = p.Name
 			}
