@@ -29,3 +29,33 @@ func BenchmarkPolledTaskLife(b *testing.B) {
 func BenchmarkRenewLeases(b *testing.B) {
 	storetest.BenchRenewLeases(b, open(b, freshSchema(b)), 10_000)
 }
+
+// BenchmarkCreateComplete creates a task and completes it, from parallel
+// goroutines.
+func BenchmarkCreateComplete(b *testing.B) {
+	// 16 goroutines on 2 cores: enough requests in flight to hide the round trips.
+	storetest.BenchCreateComplete(b, open(b, freshSchema(b)), 8)
+}
+
+// BenchmarkGet reads one task among ten thousand: the latency of a tasks/get.
+func BenchmarkGet(b *testing.B) {
+	storetest.BenchGet(b, open(b, freshSchema(b)), 9999)
+}
+
+// benchInstance starts a Runtime with its own Store and Bus on the schema.
+func benchInstance(b *testing.B, schema, name string) *tasks.Runtime {
+	return storetest.BenchRuntime(b, open(b, schema), openBus(b, schema), name)
+}
+
+// BenchmarkRuntimeStartToCompleted starts a task whose handler returns at
+// once and waits for its completion, from parallel goroutines.
+func BenchmarkRuntimeStartToCompleted(b *testing.B) {
+	storetest.BenchStartToCompleted(b, benchInstance(b, freshSchema(b), "a"), 8)
+}
+
+// BenchmarkCancelAcrossInstances measures from Cancel on one instance to
+// the handler's context ending on another, the signal crossing by NOTIFY.
+func BenchmarkCancelAcrossInstances(b *testing.B) {
+	schema := freshSchema(b)
+	storetest.BenchCancelAcrossInstances(b, benchInstance(b, schema, "a"), benchInstance(b, schema, "b"))
+}

@@ -1,146 +1,42 @@
 package redis_test
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/json"
 	"fmt"
-	"log/slog"
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/tasks/storetest"
 	"github.com/weftmcp/weft/taskstore/redis"
 )
 
-// benchRecord returns a new working record as the Runtime writes it.
-func benchRecord() *tasks.Record {
-	now := time.Now()
-	return &tasks.Record{ID: rand.Text(), Principal: "bench", Method: "tools/call", Name: "echo",
-		Params: json.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`), Status: tasks.StatusWorking,
-		CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(time.Hour), PollInterval: time.Second,
-		Owner: "bench", LeaseExpiresAt: now.Add(30 * time.Second), Runs: 1}
-}
-
-// BenchmarkCreateComplete creates a task and completes it (a read and a
-// compare-and-swap write, as the Runtime does), from parallel goroutines.
+// BenchmarkCreateComplete creates a task and completes it, from parallel
+// goroutines.
 func BenchmarkCreateComplete(b *testing.B) {
-	s := newStore(b, newPrefix(b))
-	ctx := context.Background()
-	b.SetParallelism(8) // 16 goroutines on 2 cores: enough requests in flight to hide the round trips
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			rec := benchRecord()
-			if err := s.Create(ctx, rec, tasks.Quota{PerPrincipal: 1 << 20}); err != nil {
-				b.Error(err)
-				return
-			}
-			cur, err := s.Get(ctx, rec.ID)
-			if err != nil {
-				b.Error(err)
-				return
-			}
-			cur.Status, cur.Result = tasks.StatusCompleted, json.RawMessage(`{"content":[]}`)
-			if err := s.Update(ctx, cur); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+	// 16 goroutines on 2 cores: enough requests in flight to hide the round trips.
+	storetest.BenchCreateComplete(b, newStore(b, newPrefix(b)), 8)
 }
 
 // BenchmarkGet reads one task: the latency of a tasks/get.
 func BenchmarkGet(b *testing.B) {
-	s := newStore(b, newPrefix(b))
-	ctx := context.Background()
-	rec := benchRecord()
-	if err := s.Create(ctx, rec, tasks.Quota{}); err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := s.Get(ctx, rec.ID); err != nil {
-			b.Fatal(err)
-		}
-	}
+	storetest.BenchGet(b, newStore(b, newPrefix(b)), 0)
 }
 
 // benchInstance starts a Runtime with its own Store and Bus on the prefix.
 func benchInstance(b *testing.B, prefix, name string) *tasks.Runtime {
-	rt, err := tasks.New(newStore(b, prefix), newBus(b, prefix), tasks.WithInstanceID(name),
-		tasks.WithLogger(slog.New(slog.DiscardHandler)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { rt.Close(context.Background()) })
-	return rt
+	return storetest.BenchRuntime(b, newStore(b, prefix), newBus(b, prefix), name)
 }
 
 // BenchmarkRuntimeStartToCompleted starts a task whose handler returns at
 // once and waits for its completion, from parallel goroutines.
 func BenchmarkRuntimeStartToCompleted(b *testing.B) {
-	rt := benchInstance(b, newPrefix(b), "a")
-	rt.Register("tools/call", "echo", func(ctx context.Context, x *tasks.Exec) (tasks.Result, error) {
-		return tasks.Result{Value: json.RawMessage(`{"content":[]}`)}, nil
-	}, tasks.Policy{})
-	ctx := context.Background()
-	b.SetParallelism(8) // 16 goroutines on 2 cores: enough requests in flight to hide the round trips
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			task, err := rt.Start(ctx, tasks.StartRequest{Principal: "bench", Method: "tools/call", Name: "echo"})
-			if err != nil {
-				b.Error(err)
-				return
-			}
-			if _, err := rt.Wait(ctx, "bench", task.ID); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+	storetest.BenchStartToCompleted(b, benchInstance(b, newPrefix(b), "a"), 8)
 }
 
-// BenchmarkCancelAcrossInstances measures from Cancel on instance b to the
-// handler's context ending on instance a.
+// BenchmarkCancelAcrossInstances measures from Cancel on one instance to
+// the handler's context ending on another.
 func BenchmarkCancelAcrossInstances(b *testing.B) {
 	prefix := newPrefix(b)
-	a, other := benchInstance(b, prefix, "a"), benchInstance(b, prefix, "b")
-	started, stopped := make(chan struct{}), make(chan time.Time)
-	a.Register("tools/call", "block", func(ctx context.Context, x *tasks.Exec) (tasks.Result, error) {
-		started <- struct{}{}
-		<-ctx.Done()
-		stopped <- time.Now()
-		return tasks.Result{}, ctx.Err()
-	}, tasks.Policy{})
-	ctx := context.Background()
-	latencies := make([]time.Duration, 0, b.N)
-	for b.Loop() {
-		task, err := a.Start(ctx, tasks.StartRequest{Principal: "bench", Method: "tools/call", Name: "block"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		<-started
-		begin := time.Now()
-		if _, err := other.Cancel(ctx, "bench", task.ID); err != nil {
-			b.Fatal(err)
-		}
-		latencies = append(latencies, (<-stopped).Sub(begin))
-	}
-	reportLatencies(b, latencies, "cancel")
-}
-
-// reportLatencies reports the median and 99th percentile.
-func reportLatencies(b *testing.B, ds []time.Duration, what string) {
-	if len(ds) == 0 {
-		return
-	}
-	slices.Sort(ds)
-	b.ReportMetric(float64(ds[len(ds)/2].Microseconds()), what+"-p50-µs")
-	b.ReportMetric(float64(ds[len(ds)*99/100].Microseconds()), what+"-p99-µs")
+	storetest.BenchCancelAcrossInstances(b, benchInstance(b, prefix, "a"), benchInstance(b, prefix, "b"))
 }
 
 // BenchmarkRenewLeases renews the leases of 10,000 running tasks, as one

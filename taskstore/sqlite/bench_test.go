@@ -1,148 +1,46 @@
 package sqlite_test
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/json"
 	"fmt"
-	"log/slog"
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/tasks/storetest"
 	"github.com/weftmcp/weft/taskstore/sqlite"
 )
 
-// benchRecord returns a new working record as the Runtime writes it.
-func benchRecord() *tasks.Record {
-	now := time.Now()
-	return &tasks.Record{ID: rand.Text(), Principal: "bench", Method: "tools/call", Name: "echo",
-		Params: json.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`), Status: tasks.StatusWorking,
-		CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(time.Hour), PollInterval: time.Second,
-		Owner: "bench", LeaseExpiresAt: now.Add(30 * time.Second), Runs: 1}
-}
-
-// BenchmarkCreateComplete creates a task and completes it (a read and a
-// compare-and-swap write, as the Runtime does), from parallel goroutines,
-// with each durability setting.
+// BenchmarkCreateComplete creates a task and completes it, from parallel
+// goroutines, with each durability setting.
 func BenchmarkCreateComplete(b *testing.B) {
 	for _, sync := range []sqlite.Synchronous{sqlite.SyncFull, sqlite.SyncNormal} {
 		b.Run(string(sync), func(b *testing.B) {
-			s := open(b, dbPath(b), sqlite.WithSynchronous(sync))
-			ctx := context.Background()
-			b.SetParallelism(4)
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					rec := benchRecord()
-					if err := s.Create(ctx, rec, tasks.Quota{PerPrincipal: 1 << 20}); err != nil {
-						b.Error(err)
-						return
-					}
-					cur, err := s.Get(ctx, rec.ID)
-					if err != nil {
-						b.Error(err)
-						return
-					}
-					cur.Status, cur.Result = tasks.StatusCompleted, json.RawMessage(`{"content":[]}`)
-					if err := s.Update(ctx, cur); err != nil {
-						b.Error(err)
-						return
-					}
-				}
-			})
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+			storetest.BenchCreateComplete(b, open(b, dbPath(b), sqlite.WithSynchronous(sync)), 4)
 		})
 	}
 }
 
 // BenchmarkGet reads one task among ten thousand: the latency of a tasks/get.
 func BenchmarkGet(b *testing.B) {
-	s := open(b, dbPath(b), sqlite.WithSynchronous(sqlite.SyncNormal))
-	ctx := context.Background()
-	var id string
-	for range 10000 {
-		rec := benchRecord()
-		if err := s.Create(ctx, rec, tasks.Quota{}); err != nil {
-			b.Fatal(err)
-		}
-		id = rec.ID
-	}
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := s.Get(ctx, id); err != nil {
-			b.Fatal(err)
-		}
-	}
+	storetest.BenchGet(b, open(b, dbPath(b), sqlite.WithSynchronous(sqlite.SyncNormal)), 9999)
 }
 
-// benchInstance starts a Runtime with its own Store and Bus on the file.
+// benchInstance starts a Runtime with its own Store and Bus on the path.
 func benchInstance(b *testing.B, path, name string) *tasks.Runtime {
-	rt, err := tasks.New(open(b, path), openBus(b, path), tasks.WithInstanceID(name),
-		tasks.WithLogger(slog.New(slog.DiscardHandler)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { rt.Close(context.Background()) })
-	return rt
+	return storetest.BenchRuntime(b, open(b, path), openBus(b, path), name)
 }
 
 // BenchmarkRuntimeStartToCompleted starts a task whose handler returns at
 // once and waits for its completion, from parallel goroutines.
 func BenchmarkRuntimeStartToCompleted(b *testing.B) {
-	rt := benchInstance(b, dbPath(b), "a")
-	rt.Register("tools/call", "echo", func(ctx context.Context, x *tasks.Exec) (tasks.Result, error) {
-		return tasks.Result{Value: json.RawMessage(`{"content":[]}`)}, nil
-	}, tasks.Policy{})
-	ctx := context.Background()
-	b.SetParallelism(4)
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			task, err := rt.Start(ctx, tasks.StartRequest{Principal: "bench", Method: "tools/call", Name: "echo"})
-			if err != nil {
-				b.Error(err)
-				return
-			}
-			if _, err := rt.Wait(ctx, "bench", task.ID); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+	storetest.BenchStartToCompleted(b, benchInstance(b, dbPath(b), "a"), 4)
 }
 
-// BenchmarkCancelAcrossInstances measures from Cancel on instance b to the
-// handler's context ending on instance a, the two sharing the file as two
+// BenchmarkCancelAcrossInstances measures from Cancel on one instance to
+// the handler's context ending on another, the two sharing the file as two
 // processes would: the signal crosses by the Bus's poll.
 func BenchmarkCancelAcrossInstances(b *testing.B) {
 	path := dbPath(b)
-	a, other := benchInstance(b, path, "a"), benchInstance(b, path, "b")
-	started, stopped := make(chan struct{}), make(chan time.Time)
-	a.Register("tools/call", "block", func(ctx context.Context, x *tasks.Exec) (tasks.Result, error) {
-		started <- struct{}{}
-		<-ctx.Done()
-		stopped <- time.Now()
-		return tasks.Result{}, ctx.Err()
-	}, tasks.Policy{})
-	ctx := context.Background()
-	latencies := make([]time.Duration, 0, b.N)
-	for b.Loop() {
-		task, err := a.Start(ctx, tasks.StartRequest{Principal: "bench", Method: "tools/call", Name: "block"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		<-started
-		begin := time.Now()
-		if _, err := other.Cancel(ctx, "bench", task.ID); err != nil {
-			b.Fatal(err)
-		}
-		latencies = append(latencies, (<-stopped).Sub(begin))
-	}
-	slices.Sort(latencies)
-	b.ReportMetric(float64(latencies[len(latencies)/2].Microseconds()), "cancel-p50-µs")
-	b.ReportMetric(float64(latencies[len(latencies)*99/100].Microseconds()), "cancel-p99-µs")
+	storetest.BenchCancelAcrossInstances(b, benchInstance(b, path, "a"), benchInstance(b, path, "b"))
 }
 
 // BenchmarkCreateUnderProgressLoad measures task creation while

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/tasks/storetest"
 	"github.com/weftmcp/weft/taskstore/sqlite"
 )
 
@@ -40,7 +41,7 @@ func TestAWriteWithoutBusyTimeoutFailsWhileAnotherProcessWrites(t *testing.T) {
 	s := open(t, path, sqlite.WithBusyTimeout(0))
 	ctx := context.Background()
 	unlock := lockFile(t, path)
-	refused := benchRecord()
+	refused := storetest.WorkingRecord()
 	err := s.Create(ctx, refused, tasks.Quota{})
 	if err == nil || !strings.Contains(err.Error(), "locked") || !strings.Contains(err.Error(), "WithBusyTimeout") {
 		t.Fatalf("Create while another connection holds the write lock: %v, want an error saying the database is locked and pointing to WithBusyTimeout", err)
@@ -49,7 +50,7 @@ func TestAWriteWithoutBusyTimeoutFailsWhileAnotherProcessWrites(t *testing.T) {
 	if _, err := s.Get(ctx, refused.ID); err == nil {
 		t.Errorf("the refused task %s was stored", refused.ID)
 	}
-	later := benchRecord()
+	later := storetest.WorkingRecord()
 	if err := s.Create(ctx, later, tasks.Quota{}); err != nil {
 		t.Fatalf("Create after the lock was let go: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/tasks/storetest"
 	"github.com/weftmcp/weft/taskstore/sqlite"
 )
 
@@ -58,7 +59,7 @@ func TestWritesQueuedTogetherCommitTogetherAndFailAlone(t *testing.T) {
 	path := dbPath(t)
 	s := open(t, path)
 	ctx := context.Background()
-	stale := benchRecord()
+	stale := storetest.WorkingRecord()
 	if err := s.Create(ctx, stale, tasks.Quota{}); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestWritesQueuedTogetherCommitTogetherAndFailAlone(t *testing.T) {
 	}
 	// A task that expired long ago, which a Create drops as it writes the
 	// new task (see WithExpiryGrace), unless the Create is refused.
-	old := benchRecord()
+	old := storetest.WorkingRecord()
 	old.ExpiresAt = old.CreatedAt.Add(-2 * sqlite.DefaultExpiryGrace)
 	if err := s.Create(ctx, old, tasks.Quota{}); err != nil {
 		t.Fatal(err)
@@ -77,7 +78,7 @@ func TestWritesQueuedTogetherCommitTogetherAndFailAlone(t *testing.T) {
 	commitsBefore, _ := sqlite.WriterCounts(path)
 
 	unlock := lockFile(t, path)
-	first := benchRecord()
+	first := storetest.WorkingRecord()
 	first.CreatedAt = old.ExpiresAt.Add(-time.Hour) // too early to drop the old task
 	outcomes := make(chan outcome)
 	go func() { outcomes <- outcome{"first", s.Create(ctx, first, tasks.Quota{})} }()
@@ -85,13 +86,15 @@ func TestWritesQueuedTogetherCommitTogetherAndFailAlone(t *testing.T) {
 	// Queued behind the first: two new tasks, a task that exists, a
 	// compare-and-swap on a version that is gone, and a task over its
 	// quota, refused after the Create dropped the long-expired task.
-	created := []*tasks.Record{benchRecord(), benchRecord()}
+	created := []*tasks.Record{storetest.WorkingRecord(), storetest.WorkingRecord()}
 	for _, rec := range created {
 		rec.CreatedAt = old.ExpiresAt.Add(-time.Hour) // too early to drop the old task
 		go func() { outcomes <- outcome{"new " + rec.ID, s.Create(ctx, rec, tasks.Quota{})} }()
 	}
-	go func() { outcomes <- outcome{"refused", s.Create(ctx, benchRecord(), tasks.Quota{Total: 1})} }()
-	dup := benchRecord()
+	go func() {
+		outcomes <- outcome{"refused", s.Create(ctx, storetest.WorkingRecord(), tasks.Quota{Total: 1})}
+	}()
+	dup := storetest.WorkingRecord()
 	dup.ID = stale.ID
 	go func() { outcomes <- outcome{"duplicate", s.Create(ctx, dup, tasks.Quota{})} }()
 	go func() {
@@ -144,13 +147,13 @@ func TestQueuedWriteGivesUpWithItsContext(t *testing.T) {
 	path := dbPath(t)
 	s := open(t, path)
 	unlock := lockFile(t, path)
-	first := benchRecord()
+	first := storetest.WorkingRecord()
 	firstDone := make(chan error)
 	go func() { firstDone <- s.Create(context.Background(), first, tasks.Quota{}) }()
 	awaitWriter(t, path, 0)
 
 	ctx, cancel := context.WithCancel(context.Background())
-	dropped := benchRecord()
+	dropped := storetest.WorkingRecord()
 	droppedDone := make(chan error)
 	go func() { droppedDone <- s.Create(ctx, dropped, tasks.Quota{}) }()
 	awaitWriter(t, path, 1)
@@ -172,7 +175,7 @@ func TestStoreAndBusOfOneFileShareTheWriter(t *testing.T) {
 	s, bus := open(t, path), openBus(t, path)
 	ctx := context.Background()
 	unlock := lockFile(t, path)
-	rec := benchRecord()
+	rec := storetest.WorkingRecord()
 	created := make(chan error)
 	go func() { created <- s.Create(ctx, rec, tasks.Quota{}) }()
 	awaitWriter(t, path, 0)
