@@ -42,6 +42,7 @@ func Parse(text []byte) (map[string]stdjson.RawMessage, []byte, error) {
 		return nil, nil, errors.New("the frontmatter must be a YAML mapping of field names to values")
 	}
 	out := make(map[string]stdjson.RawMessage, len(root.Content)/2)
+	conv := &converter{budget: nodeBudget(m[3] - m[2]), expanding: map[*yaml.Node]bool{}}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, err := key(root.Content[i], "")
 		if err != nil {
@@ -50,7 +51,7 @@ func Parse(text []byte) (map[string]stdjson.RawMessage, []byte, error) {
 		if _, dup := out[k]; dup {
 			return nil, nil, fmt.Errorf("frontmatter field %s appears twice", k)
 		}
-		v, err := toJSON(root.Content[i+1], k)
+		v, err := conv.toJSON(root.Content[i+1], k)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -71,13 +72,35 @@ func key(n *yaml.Node, path string) (string, error) {
 	return n.Value, nil
 }
 
+// nodeBudget is how many nodes the JSON form of a frontmatter of size
+// bytes may have: more than the YAML could spell out without aliases, far
+// fewer than aliases of aliases expand to ("billion laughs").
+func nodeBudget(size int) int { return 4*size + 10000 }
+
+// converter turns YAML nodes into JSON values, expanding aliases within a
+// budget of nodes.
+type converter struct {
+	budget    int                 // nodes the rest of the conversion may make
+	expanding map[*yaml.Node]bool // the anchored nodes whose aliases are being expanded
+}
+
 // toJSON converts a YAML node to a value encoding/json encodes as a YAML 1.2
 // core-schema parser reads it: timestamps stay strings, floats must be
-// finite, mapping keys must be strings and appear once.
-func toJSON(n *yaml.Node, path string) (any, error) {
+// finite, mapping keys must be strings and appear once. An alias is
+// expanded, unless it lies inside the node it names or the expansion would
+// exceed the budget.
+func (c *converter) toJSON(n *yaml.Node, path string) (any, error) {
+	if c.budget--; c.budget < 0 {
+		return nil, fmt.Errorf("frontmatter field %s: the aliases expand to more values than the frontmatter could hold; write the values out", path)
+	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		return toJSON(n.Alias, path)
+		if c.expanding[n.Alias] {
+			return nil, fmt.Errorf("frontmatter field %s: the alias *%s lies inside the value it names, so it has no JSON form", path, n.Value)
+		}
+		c.expanding[n.Alias] = true
+		defer delete(c.expanding, n.Alias)
+		return c.toJSON(n.Alias, path)
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -88,7 +111,7 @@ func toJSON(n *yaml.Node, path string) (any, error) {
 			if _, dup := out[k]; dup {
 				return nil, fmt.Errorf("frontmatter field %s.%s appears twice", path, k)
 			}
-			v, err := toJSON(n.Content[i+1], path+"."+k)
+			v, err := c.toJSON(n.Content[i+1], path+"."+k)
 			if err != nil {
 				return nil, err
 			}
@@ -98,7 +121,7 @@ func toJSON(n *yaml.Node, path string) (any, error) {
 	case yaml.SequenceNode:
 		out := make([]any, len(n.Content))
 		for i, e := range n.Content {
-			v, err := toJSON(e, fmt.Sprintf("%s[%d]", path, i))
+			v, err := c.toJSON(e, fmt.Sprintf("%s[%d]", path, i))
 			if err != nil {
 				return nil, err
 			}

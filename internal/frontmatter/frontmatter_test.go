@@ -3,6 +3,8 @@ package frontmatter
 import (
 	stdjson "encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -59,5 +61,44 @@ func TestEqualComparesValuesNotSpelling(t *testing.T) {
 		if got := Equal(obj(c.a), obj(c.b)); got != c.want {
 			t.Errorf("Equal(%s, %s) = %v, want %v", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// TestParseRefusesAnAliasInsideItsOwnValue: an alias that lies inside the
+// value its anchor names (which a hostile server's SKILL.md may hold) is an
+// error, not an endless expansion.
+func TestParseRefusesAnAliasInsideItsOwnValue(t *testing.T) {
+	for _, text := range []string{
+		"---\nname: x\ndescription: y\nloop: &a [*a]\n---\n",
+		"---\nname: x\ndescription: y\nloop: &a {next: [1, {back: *a}]}\n---\n",
+	} {
+		if _, _, err := Parse([]byte(text)); err == nil {
+			t.Errorf("Parse(%q) succeeded; want an error", text)
+		}
+	}
+	if fm, _, err := Parse([]byte("---\nname: &n x\ndescription: y\nnames: [*n, *n]\n---\n")); err != nil || string(fm["names"]) != `["x","x"]` {
+		t.Errorf("an alias of an earlier value: %s, %v; want [\"x\",\"x\"]", fm["names"], err)
+	}
+}
+
+// TestParseRefusesAliasesThatExpandFarBeyondTheText: aliases of aliases
+// ("billion laughs") that would expand a few hundred bytes into half a
+// million values are an error.
+func TestParseRefusesAliasesThatExpandFarBeyondTheText(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("---\nname: x\ndescription: y\nl0: &l0 [a, a, a, a, a, a, a, a, a]\n")
+	for i := 1; i <= 6; i++ {
+		fmt.Fprintf(&b, "l%d: &l%d [", i, i)
+		for j := range 9 {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*l%d", i-1)
+		}
+		b.WriteString("]\n")
+	}
+	b.WriteString("---\n")
+	if _, _, err := Parse([]byte(b.String())); err == nil {
+		t.Errorf("Parse of %d bytes expanding to 9^7 values succeeded; want an error", b.Len())
 	}
 }
