@@ -106,22 +106,37 @@ func (c *Console) csrfOK(r *http.Request) bool {
 }
 
 // checkOrigin applies the Origin and Host policy, then refuses any Origin
-// but the console's own: its pages are the only ones that may use it.
+// but the console's own: its pages are the only ones that may use it. The
+// console's own Origin passes where the policy would refuse it, when its
+// name is one the operator allowed (AllowedHosts), or when a token is
+// required (a page that rebinds its name to the console's address has no
+// token for it): else the console's page behind a proxy, or on an address
+// of its own, could not sign in or cancel.
 func (c *Console) checkOrigin(r *http.Request) error {
 	if c.origins.Disabled {
 		return nil
 	}
+	origins := r.Header.Values("Origin")
+	own := len(origins) == 1 && sameHost(origins[0], r.Host)
+	if own && (c.verifier != nil || slices.ContainsFunc(c.origins.AllowedHosts, func(h string) bool { return strings.EqualFold(h, r.Host) })) {
+		bare := *r
+		bare.Header = r.Header.Clone()
+		bare.Header.Del("Origin")
+		return c.origins.Check(&bare)
+	}
 	if err := c.origins.Check(r); err != nil {
 		return err
 	}
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return nil
-	}
-	if u, err := url.Parse(origin); err != nil || !strings.EqualFold(u.Host, r.Host) {
-		return fmt.Errorf("origin %q is not the console's own (%s): only the console's page may use it", origin, r.Host)
+	if len(origins) > 0 && !own {
+		return fmt.Errorf("origin %q is not the console's own (%s): only the console's page may use it", origins[0], r.Host)
 	}
 	return nil
+}
+
+// sameHost reports whether origin (scheme://host[:port]) names host.
+func sameHost(origin, host string) bool {
+	u, err := url.Parse(origin)
+	return err == nil && strings.EqualFold(u.Host, host)
 }
 
 // signIn checks the token posted from the page's sign-in form and keeps it

@@ -5,14 +5,18 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/weftmcp/weft/auth"
 	"github.com/weftmcp/weft/console"
 	"github.com/weftmcp/weft/tasks"
+	"github.com/weftmcp/weft/transport/sse"
 )
 
 // rig is a console over a memory Runtime whose "hold" tasks run until
@@ -199,5 +203,97 @@ func TestResponsesCarrySecurityHeaders(t *testing.T) {
 	}
 	if strings.Contains(string(page), "<script>") {
 		t.Error("the page has an inline script, which its own policy forbids")
+	}
+}
+
+// The console's own page, served at a name the operator allowed
+// (OriginPolicy.AllowedHosts, as behind a reverse proxy), may cancel: its
+// Origin is the console's own, even though the policy admits no other
+// page of that name; a page of another origin may not.
+func TestOwnPageAtAnAllowedHostMayCancel(t *testing.T) {
+	r := newRig(t, console.Options{Origins: sse.OriginPolicy{AllowedHosts: []string{"console.test"}}})
+	id := r.start(t, "alice")
+	send := func(method, path, origin, csrf string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest(method, r.url+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = "console.test"
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		if csrf != "" {
+			req.Header.Set("X-Weft-Console-Csrf", csrf)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	code, page := send(http.MethodGet, "", "", "")
+	m := regexp.MustCompile(`name="weft-csrf" content="([^"]+)"`).FindStringSubmatch(page)
+	if code != http.StatusOK || m == nil {
+		t.Fatalf("the page at the allowed host: %d, with no CSRF token in it", code)
+	}
+	if code, body := send(http.MethodPost, "api/tasks/"+id+"/cancel", "http://evil.test", m[1]); code != http.StatusForbidden {
+		t.Errorf("a cancel from another origin: %d %s, want 403", code, body)
+	}
+	if code, body := send(http.MethodPost, "api/tasks/"+id+"/cancel", "http://console.test", m[1]); code != http.StatusOK || !strings.Contains(body, `"status":"cancelled"`) {
+		t.Errorf("a cancel from the console's own page: %d %s, want 200 and the task cancelled", code, body)
+	}
+}
+
+// On an address that is not loopback, where a token is required, the
+// console's own page may sign in: its Origin is its own, though the
+// endpoint's Origin rule admits no page of that name; a page of another
+// origin may not.
+func TestOwnPageOnAPublicAddressMaySignIn(t *testing.T) {
+	store, bus := tasks.NewMemoryStore(), tasks.NewMemoryBus()
+	rt, err := tasks.New(store, bus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close(context.Background()) })
+	verifier := auth.VerifierFunc(func(_ context.Context, token string) (*auth.TokenInfo, error) {
+		return &auth.TokenInfo{Subject: "ops", Scopes: []string{console.DefaultAdminScope}}, nil
+	})
+	c, err := console.New(console.Options{Runtime: rt, Store: store, Bus: bus, Verifier: verifier})
+	if err != nil {
+		t.Fatal(err)
+	}
+	public := &net.TCPAddr{IP: net.IPv4(192, 0, 2, 10), Port: 8081}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, public)))
+	}))
+	t.Cleanup(srv.Close)
+	resp, err := http.Get(srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	m := regexp.MustCompile(`name="weft-csrf" content="([^"]+)"`).FindStringSubmatch(string(page))
+	if m == nil {
+		t.Fatalf("the page has no CSRF token: %s", page)
+	}
+	for origin, want := range map[string]int{"http://console.example.com": http.StatusNoContent, "http://evil.example.com": http.StatusForbidden} {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/session", strings.NewReader("token=t"))
+		req.Host = "console.example.com"
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Weft-Console-Csrf", m[1])
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("a sign-in from %s: %d %s, want %d", origin, resp.StatusCode, body, want)
+		}
 	}
 }
