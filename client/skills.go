@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"net/url"
 	"strings"
 
 	"github.com/weftmcp/weft/internal/frontmatter"
@@ -117,7 +118,7 @@ func (s *Session) ReadSkillFile(ctx context.Context, skill *mcp.Skill, uri strin
 	switch {
 	case !skill.Resources.Dynamic() && !ok:
 		return nil, fmt.Errorf("client: reading %s: %w: the file is not listed in the entry of %s; refresh the entry with GetSkill", uri, ErrSkillVerification, skill.URI)
-	case skill.Resources.Dynamic() && uri != skill.URI && !strings.HasPrefix(uri, root+"/"):
+	case skill.Resources.Dynamic() && uri != skill.URI && !underRoot(root, uri):
 		return nil, fmt.Errorf("client: reading %s: %w: the file is outside the skill %s", uri, ErrSkillVerification, root)
 	}
 	res, err := s.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}, opts...)
@@ -147,6 +148,22 @@ func (s *Session) ReadSkillFile(ctx context.Context, skill *mcp.Skill, uri strin
 		}
 	}
 	return data, nil
+}
+
+// underRoot reports whether uri names a file under the skill root: it
+// starts with root and "/", and none of the segments after that is "." or
+// ".." (as written or percent-encoded), which would climb out of the root.
+func underRoot(root, uri string) bool {
+	rel, ok := strings.CutPrefix(uri, root+"/")
+	if !ok {
+		return false
+	}
+	for seg := range strings.SplitSeq(rel, "/") {
+		if s, err := url.PathUnescape(seg); err != nil || s == "." || s == ".." {
+			return false
+		}
+	}
+	return true
 }
 
 // rawContents returns the raw bytes of the contents item for uri (or the

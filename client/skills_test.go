@@ -129,3 +129,35 @@ func skillsDiscover(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		Extensions: map[string]mcp.JSONObject{mcp.ExtensionSkills: {}}}
 	return d, nil
 }
+
+// TestDynamicSkillFilesStayInsideTheSkill: a dynamic skill's entry lists no
+// files, so a file is its only when its URI lies under the skill's root; a
+// URI that climbs out with "." or ".." segments (spelled out or
+// percent-encoded) is refused before any read, and one inside is read.
+func TestDynamicSkillFilesStayInsideTheSkill(t *testing.T) {
+	const secret = "Another skill's file.\n"
+	files := map[string]string{"skill://pdf-processing/SKILL.md": skillMD, "skill://pdf-processing/refs/FORMS.md": "Forms.\n"}
+	escapes := []string{
+		"skill://pdf-processing/../billing/SECRET.md",
+		"skill://pdf-processing/refs/../../billing/SECRET.md",
+		"skill://pdf-processing/%2e%2e/billing/SECRET.md",
+		"skill://pdf-processing/./../billing/SECRET.md",
+	}
+	for _, uri := range escapes {
+		files[uri] = secret
+	}
+	s, p := connect(t, nil, map[string]handlerFunc{mcp.MethodServerDiscover: skillsDiscover, mcp.MethodResourcesRead: serveFiles(files)})
+	entry := skillEntry("")
+	entry.Resources = mcp.DynamicSkill
+	for _, uri := range escapes {
+		if data, err := s.ReadSkillFile(testCtx(t), entry, uri); !errors.Is(err, ErrSkillVerification) || data != nil {
+			t.Errorf("ReadSkillFile %s = %q, %v; want no content and ErrSkillVerification", uri, data, err)
+		}
+	}
+	if n := len(p.requests(mcp.MethodResourcesRead)); n != 0 {
+		t.Errorf("%d reads of files outside the skill were sent; they must be refused before any read", n)
+	}
+	if data, err := s.ReadSkillFile(testCtx(t), entry, "skill://pdf-processing/refs/FORMS.md"); err != nil || string(data) != "Forms.\n" {
+		t.Errorf("ReadSkillFile of a file inside the dynamic skill = %q, %v", data, err)
+	}
+}
