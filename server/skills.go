@@ -45,6 +45,8 @@ func validSkillName(name string) bool {
 type skillSet struct {
 	mu     sync.RWMutex
 	skills registry[*mcp.Skill] // by SKILL.md URI
+	// files maps each skill's SKILL.md URI to the resources of its files.
+	files map[string][]*mcp.Resource
 	// dirs maps each directory URI (no trailing slash) to its direct
 	// children, in name order.
 	dirs map[string][]mcp.Resource
@@ -65,7 +67,8 @@ type skillSet struct {
 // when a name breaks the Agent Skills naming rules or differs from its
 // directory, or when a skill exceeds mcp.MaxSkillResources files or
 // mcp.MaxSkillSize bytes. A skill already served at the same URI is
-// replaced.
+// replaced whole: the files it had and the new version lacks are served no
+// more.
 func (s *Server) AddSkills(fsys fs.FS, opts *SkillsOptions) error {
 	prefix := ""
 	if opts != nil {
@@ -130,7 +133,9 @@ func (s *Server) AddSkills(fsys fs.FS, opts *SkillsOptions) error {
 				return &mcp.ReadResourceResult{Contents: mcp.ResourceContentsList{c}}, nil
 			})
 		}
-		s.skills.add(b.skill, b.resources)
+		if stale := s.skills.add(b.skill, b.resources); len(stale) > 0 {
+			s.RemoveResources(stale...)
+		}
 	}
 	return nil
 }
@@ -263,14 +268,42 @@ func skillContents(uri, mimeType string, data []byte) mcp.ResourceContents {
 }
 
 // add registers a skill's entry and the directories of its files (files
-// holds the resource of each).
-func (ss *skillSet) add(sk *mcp.Skill, files []*mcp.Resource) {
+// holds the resource of each). A skill already at its URI is replaced
+// whole: the directories are made again from every skill's files, and add
+// returns the URIs of the files the replaced skill had that no skill has
+// now, for the caller to stop serving.
+func (ss *skillSet) add(sk *mcp.Skill, files []*mcp.Resource) (stale []string) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	ss.skills.put(sk.URI, sk)
-	if ss.dirs == nil {
-		ss.dirs = map[string][]mcp.Resource{}
+	if ss.files == nil {
+		ss.files, ss.dirs = map[string][]*mcp.Resource{}, map[string][]mcp.Resource{}
 	}
+	old, replaced := ss.files[sk.URI]
+	ss.files[sk.URI] = files
+	if !replaced {
+		ss.addFiles(sk, files)
+		return nil
+	}
+	ss.dirs = map[string][]mcp.Resource{}
+	served := map[string]bool{}
+	for _, each := range ss.skills.all() {
+		ss.addFiles(each, ss.files[each.URI])
+		for _, f := range ss.files[each.URI] {
+			served[f.URI] = true
+		}
+	}
+	for _, f := range old {
+		if !served[f.URI] {
+			stale = append(stale, f.URI)
+		}
+	}
+	return stale
+}
+
+// addFiles records the skill's root directory, and each of its files in
+// its directory.
+func (ss *skillSet) addFiles(sk *mcp.Skill, files []*mcp.Resource) {
 	root := sk.Root()
 	ss.addDir(root)
 	for _, f := range files {

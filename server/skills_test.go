@@ -63,3 +63,36 @@ func TestNestedSkillsArePublishedFlat(t *testing.T) {
 		t.Errorf("the nested SKILL.md resource is %+v; want it named after its own frontmatter", r)
 	}
 }
+
+// TestAddSkillsAgainReplacesTheSkillsFiles: a skill added again at the same
+// URI is replaced whole: a file the new version no longer has is neither a
+// resource nor a directory's child, and its directory is gone, so that
+// nothing is served that the skill's entry does not list.
+func TestAddSkillsAgainReplacesTheSkillsFiles(t *testing.T) {
+	s := New(mcp.Implementation{Name: "t", Version: "1"}, nil)
+	md := &fstest.MapFile{Data: []byte("---\nname: refunds\ndescription: r\n---\n")}
+	if err := s.AddSkills(fstest.MapFS{"refunds/SKILL.md": md, "refunds/old/notes.md": {Data: []byte("old")}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddSkills(fstest.MapFS{"refunds/SKILL.md": md, "refunds/new.md": {Data: []byte("new")}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	entry, _ := s.skills.skills.get("skill://refunds/SKILL.md")
+	if len(entry.Resources) != 2 || entry.Resources[0].URI != "skill://refunds/SKILL.md" || entry.Resources[1].URI != "skill://refunds/new.md" {
+		t.Errorf("the entry lists %+v; want SKILL.md and new.md", entry.Resources)
+	}
+	if _, ok := s.resources.get("skill://refunds/old/notes.md"); ok {
+		t.Error("the file the skill no longer has is still a resource")
+	}
+	var names []string
+	kids, _ := s.skills.children("skill://refunds")
+	for _, k := range kids {
+		names = append(names, k.Name)
+	}
+	if strings.Join(names, ",") != "SKILL.md,new.md" {
+		t.Errorf("the skill's directory lists %v; want SKILL.md and new.md", names)
+	}
+	if _, ok := s.skills.children("skill://refunds/old"); ok {
+		t.Error("the directory the skill no longer has is still a directory resource")
+	}
+}
