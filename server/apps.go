@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/weftmcp/weft/mcp"
@@ -11,9 +12,9 @@ import (
 // AddUIResource registers an MCP App (SEP-1865): the HTML page of a ui://
 // resource, served with MIME type mcp.MIMEAppHTML and with ui (its CSP,
 // permissions, sandbox domain and border preference; nil for none) as
-// _meta.ui on both its resources/list entry and its resources/read
-// contents. The server then declares the io.modelcontextprotocol/ui
-// extension. A tool shows the app through its _meta.ui (mcp.Tool.SetUI);
+// _meta.ui on both its resources/list entry (beside r's other _meta
+// members) and its resources/read contents. The server then declares the
+// io.modelcontextprotocol/ui extension. A tool shows the app through its _meta.ui (mcp.Tool.SetUI);
 // its content must still make sense on its own, since hosts without the
 // extension (mcp.ClientCapabilities.RendersApps is false) show only that.
 //
@@ -27,10 +28,11 @@ func (s *Server) AddUIResource(r *mcp.Resource, html string, ui *mcp.UIResourceM
 	res.MIMEType = mcp.MIMEAppHTML
 	var meta mcp.Meta
 	if ui != nil {
-		if err := meta.Set("ui", ui); err != nil {
+		res.Meta = maps.Clone(r.Meta)
+		if err := res.Meta.Set("ui", ui); err != nil {
 			return fmt.Errorf("server: AddUIResource %s: %w", r.URI, err)
 		}
-		res.Meta = meta
+		meta = mcp.Meta{"ui": res.Meta["ui"]}
 	}
 	contents := &mcp.TextResourceContents{URI: r.URI, MIMEType: mcp.MIMEAppHTML, Text: html, Meta: meta}
 	s.AddResource(&res, func(context.Context, *Request, string, map[string]string) (*mcp.ReadResourceResult, error) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/weftmcp/weft/client"
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/server"
 	"github.com/weftmcp/weft/transport"
 )
 
@@ -87,5 +88,45 @@ func TestRendersAppsNeedsTheAppMIMEType(t *testing.T) {
 		if got := (mcp.ClientCapabilities{Extensions: c.ext}).RendersApps(); got != c.want {
 			t.Errorf("extensions %s: RendersApps = %v, want %v", raw, got, c.want)
 		}
+	}
+}
+
+// TestAddUIResourceKeepsTheResourcesOtherMeta: the resource's own _meta
+// members stay on its list entry beside _meta.ui, which the read contents
+// carry too.
+func TestAddUIResourceKeepsTheResourcesOtherMeta(t *testing.T) {
+	srv := server.New(mcp.Implementation{Name: "apps", Version: "1"}, nil)
+	res := &mcp.Resource{URI: "ui://apps/page", Name: "page", Meta: mcp.Meta{"com.example/owner": []byte(`"ops"`)}}
+	if err := srv.AddUIResource(res, "<!doctype html><title>p</title>", &mcp.UIResourceMeta{Domain: "apps.example.com"}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	clientEnd, serverEnd := transport.Pipe()
+	ss, err := srv.Connect(ctx, serverEnd, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	s, err := client.New(mcp.Implementation{Name: "host", Version: "1"}, nil).Connect(ctx, clientEnd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	list, err := s.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := s.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ui://apps/page"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta := list.Resources[0].Meta; string(meta["com.example/owner"]) != `"ops"` || string(meta["ui"]) != `{"domain":"apps.example.com"}` {
+		t.Errorf("the list entry's _meta is %s; want com.example/owner and ui", meta)
+	}
+	if meta := read.Contents[0].(*mcp.TextResourceContents).Meta; string(meta["ui"]) != `{"domain":"apps.example.com"}` {
+		t.Errorf("the contents' _meta is %s; want ui", meta)
+	}
+	if len(res.Meta) != 1 {
+		t.Errorf("AddUIResource changed the caller's _meta: %v", res.Meta)
 	}
 }
