@@ -162,7 +162,7 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 		problem(w, status, err.Error())
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: token, Path: "/", Expires: info.Expiry,
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: token, Path: mountPath(r), Expires: info.Expiry,
 		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
 	w.WriteHeader(http.StatusNoContent)
 }
@@ -173,9 +173,26 @@ func (c *Console) signOut(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusForbidden, "the sign-out carries no valid CSRF token: sign out on the console's page")
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: "/", MaxAge: -1,
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: mountPath(r), MaxAge: -1,
 		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// mountPath returns the path the console is mounted at, which the sign-in
+// cookie is scoped to: "/" at the root of its server, "/ops/console/" under
+// http.StripPrefix("/ops/console", c). It is the request's path without the
+// part the console routes by, or "/" when a handler in front rewrote the
+// path some other way.
+func mountPath(r *http.Request) string {
+	u, err := url.ParseRequestURI(r.RequestURI)
+	if err != nil {
+		return "/"
+	}
+	prefix, ok := strings.CutSuffix(u.Path, r.URL.Path)
+	if !ok {
+		return "/"
+	}
+	return prefix + "/"
 }
 
 // problem answers with the status and a JSON body {"error": message}.
