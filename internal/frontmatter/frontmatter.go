@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -132,6 +133,9 @@ func (c *converter) toJSON(n *yaml.Node, path string) (any, error) {
 		if tag := n.ShortTag(); tag == "!!str" || tag == "!!timestamp" {
 			return n.Value, nil
 		}
+		if n.Style == 0 && leadingZeroInt.MatchString(n.Value) {
+			return decimalOf(n.Value), nil
+		}
 		var v any
 		if err := n.Decode(&v); err != nil {
 			return nil, fmt.Errorf("frontmatter field %s: %w", path, err)
@@ -142,6 +146,25 @@ func (c *converter) toJSON(n *yaml.Node, path string) (any, error) {
 		return v, nil
 	}
 	return nil, fmt.Errorf("frontmatter field %s: unsupported YAML node", path)
+}
+
+// leadingZeroInt matches a plain integer with a leading zero, such as 010,
+// which YAML 1.1 (and go-yaml) reads as octal and the YAML 1.2 core schema,
+// as JavaScript hosts parse it, as decimal.
+var leadingZeroInt = regexp.MustCompile(`^[-+]?0[0-9]+$`)
+
+// decimalOf returns the decimal integer s (a leadingZeroInt) as a JSON
+// number: its digits without the leading zeros or a plus sign.
+func decimalOf(s string) stdjson.Number {
+	sign := ""
+	if s[0] == '-' || s[0] == '+' {
+		sign, s = strings.TrimPrefix(s[:1], "+"), s[1:]
+	}
+	digits := strings.TrimLeft(s, "0")
+	if digits == "" {
+		return "0"
+	}
+	return stdjson.Number(sign + digits)
 }
 
 // Equal reports whether two frontmatter objects hold the same members with

@@ -102,3 +102,18 @@ func TestParseRefusesAliasesThatExpandFarBeyondTheText(t *testing.T) {
 		t.Errorf("Parse of %d bytes expanding to 9^7 values succeeded; want an error", b.Len())
 	}
 }
+
+// TestParseReadsLeadingZeroIntegersAsDecimal: YAML 1.2, as JavaScript
+// hosts parse it, reads 010 as ten (octal is written 0o10), so the
+// frontmatter's JSON matches the host's parse of the same file.
+func TestParseReadsLeadingZeroIntegersAsDecimal(t *testing.T) {
+	fm, _, err := Parse([]byte("---\nname: x\ndescription: y\na: 010\nb: -0755\nc: +007\nd: 0o10\ne: 00\nf: '010'\n---\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{"a": `10`, "b": `-755`, "c": `7`, "d": `8`, "e": `0`, "f": `"010"`} {
+		if string(fm[k]) != want {
+			t.Errorf("%s = %s, want %s", k, fm[k], want)
+		}
+	}
+}
