@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"mime"
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -220,7 +221,7 @@ func buildSkill(files map[string][]byte, root, prefix string) (*builtSkill, erro
 			rel = strings.TrimPrefix(p, root+"/")
 		}
 		data := files[p]
-		uri := rootURI + "/" + rel
+		uri := rootURI + "/" + escapePath(rel)
 		sum := sha256.Sum256(data)
 		size := int64(len(data))
 		total += size
@@ -238,6 +239,27 @@ func buildSkill(files map[string][]byte, root, prefix string) (*builtSkill, erro
 		return nil, fmt.Errorf("server: AddSkills: the skill %s holds %d bytes, over the limit of %d every host accepts; make it smaller", entry.URI, total, mcp.MaxSkillSize)
 	}
 	return built, nil
+}
+
+// escapePath percent-encodes each segment of the slash-separated path p
+// for a URI's path, so that no character of a file name (a space, "#",
+// "?", "%") reads as anything but the name.
+func escapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, seg := range segs {
+		segs[i] = url.PathEscape(seg)
+	}
+	return strings.Join(segs, "/")
+}
+
+// lastSegment returns the directory of uri and the unescaped name of its
+// last path segment.
+func lastSegment(uri string) (dir, name string) {
+	dir, name = path.Split(uri)
+	if n, err := url.PathUnescape(name); err == nil {
+		name = n
+	}
+	return strings.TrimSuffix(dir, "/"), name
 }
 
 // skillMIMEType returns the MIME type of a skill file: text/markdown for
@@ -307,8 +329,7 @@ func (ss *skillSet) addFiles(sk *mcp.Skill, files []*mcp.Resource) {
 	root := sk.Root()
 	ss.addDir(root)
 	for _, f := range files {
-		dir, name := path.Split(f.URI)
-		dir = strings.TrimSuffix(dir, "/")
+		dir, name := lastSegment(f.URI)
 		ss.addDirs(root, dir)
 		child := *f
 		child.Name, child.Description = name, ""
@@ -333,8 +354,7 @@ func (ss *skillSet) addDir(uri string) {
 		return
 	}
 	ss.dirs[uri] = []mcp.Resource{}
-	parent, name := path.Split(uri)
-	parent = strings.TrimSuffix(parent, "/")
+	parent, name := lastSegment(uri)
 	if _, ok := ss.dirs[parent]; ok {
 		ss.addChild(parent, mcp.Resource{URI: uri, Name: name, MIMEType: mcp.MIMEDirectory})
 	}

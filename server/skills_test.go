@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -94,5 +95,42 @@ func TestAddSkillsAgainReplacesTheSkillsFiles(t *testing.T) {
 	}
 	if _, ok := s.skills.children("skill://refunds/old"); ok {
 		t.Error("the directory the skill no longer has is still a directory resource")
+	}
+}
+
+// TestSkillFileURIsEscapeTheirNames: a file name with characters a URI
+// cannot hold as they are (a space, "#", "?", "%", non-ASCII) is
+// percent-encoded in its URI, so that the URI's path is the file's path
+// and nothing of the name reads as a fragment or a query; the directory
+// lists the file under its own name.
+func TestSkillFileURIsEscapeTheirNames(t *testing.T) {
+	s := New(mcp.Implementation{Name: "t", Version: "1"}, nil)
+	const name = "notes #1?v=2 100% ü.md"
+	err := s.AddSkills(fstest.MapFS{
+		"refunds/SKILL.md":        {Data: []byte("---\nname: refunds\ndescription: r\n---\n")},
+		"refunds/ref dir/" + name: {Data: []byte("notes")},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry, _ := s.skills.skills.get("skill://refunds/SKILL.md")
+	if len(entry.Resources) != 2 {
+		t.Fatalf("the entry lists %+v", entry.Resources)
+	}
+	uri := entry.Resources[1].URI
+	u, err := url.Parse(uri)
+	if err != nil || u.Fragment != "" || u.RawQuery != "" || u.Host != "refunds" || u.Path != "/ref dir/"+name {
+		t.Fatalf("the file's URI %q parses as %+v, %v; want the path /ref dir/%s", uri, u, err, name)
+	}
+	if _, ok := s.resources.get(uri); !ok {
+		t.Errorf("the listed URI %q is not a resource", uri)
+	}
+	kids, ok := s.skills.children(uri[:strings.LastIndex(uri, "/")])
+	if !ok || len(kids) != 1 || kids[0].Name != name || kids[0].URI != uri {
+		t.Errorf("the file's directory lists %+v; want %q at %q", kids, name, uri)
+	}
+	root, _ := s.skills.children("skill://refunds")
+	if len(root) != 2 || root[1].Name != "ref dir" || root[1].MIMEType != mcp.MIMEDirectory {
+		t.Errorf("the skill's root lists %+v; want SKILL.md and the directory \"ref dir\"", root)
 	}
 }
