@@ -65,9 +65,10 @@ func Parse(text []byte) (map[string]stdjson.RawMessage, []byte, error) {
 	return out, text[m[1]:], nil
 }
 
-// key returns a mapping key, which must be a string to be a JSON member name.
+// key returns a mapping key, which must be a string to be a JSON member
+// name; "<<", a merge key in YAML 1.1 only, is a string in YAML 1.2.
 func key(n *yaml.Node, path string) (string, error) {
-	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+	if n.Kind != yaml.ScalarNode || (n.ShortTag() != "!!str" && n.ShortTag() != "!!merge") {
 		return "", fmt.Errorf("frontmatter field %s: the mapping key %q is not a string, so it cannot be a JSON member name", path, n.Value)
 	}
 	return n.Value, nil
@@ -136,6 +137,9 @@ func (c *converter) toJSON(n *yaml.Node, path string) (any, error) {
 		if n.Style == 0 && leadingZeroInt.MatchString(n.Value) {
 			return decimalOf(n.Value), nil
 		}
+		if tag := n.ShortTag(); n.Style == 0 && (tag == "!!int" || tag == "!!float") && !coreNumber.MatchString(n.Value) {
+			return n.Value, nil
+		}
 		var v any
 		if err := n.Decode(&v); err != nil {
 			return nil, fmt.Errorf("frontmatter field %s: %w", path, err)
@@ -152,6 +156,13 @@ func (c *converter) toJSON(n *yaml.Node, path string) (any, error) {
 // which YAML 1.1 (and go-yaml) reads as octal and the YAML 1.2 core schema,
 // as JavaScript hosts parse it, as decimal.
 var leadingZeroInt = regexp.MustCompile(`^[-+]?0[0-9]+$`)
+
+// coreNumber matches the numbers of the YAML 1.2 core schema: decimal,
+// 0o octal and 0x hexadecimal integers, floats, infinities and NaN. go-yaml
+// also reads YAML 1.1 forms as numbers (1_000, 0b101, -0x1F), which YAML
+// 1.2 reads as strings.
+var coreNumber = regexp.MustCompile(`^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|` +
+	`[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
 
 // decimalOf returns the decimal integer s (a leadingZeroInt) as a JSON
 // number: its digits without the leading zeros or a plus sign.

@@ -117,3 +117,19 @@ func TestParseReadsLeadingZeroIntegersAsDecimal(t *testing.T) {
 		}
 	}
 }
+
+// TestParseReadsOnlyYAML12NumbersAsNumbers: what YAML 1.1 reads as a
+// number but the YAML 1.2 core schema, as hosts parse it, reads as a string
+// (1_000, 0b101, -0x1F) stays a string, and "<<", a merge key in YAML 1.1
+// only, is an ordinary member name.
+func TestParseReadsOnlyYAML12NumbersAsNumbers(t *testing.T) {
+	fm, _, err := Parse([]byte("---\nname: x\ndescription: y\na: 1_000\nb: 0b101\nc: -0x1F\nd: 1_000.5\ne: 0x1F\nf: 0o17\ng: -1.5e3\nh: .5\n<<: merge\n---\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{"a": `"1_000"`, "b": `"0b101"`, "c": `"-0x1F"`, "d": `"1_000.5"`, "e": `31`, "f": `15`, "g": `-1500`, "h": `0.5`, "<<": `"merge"`} {
+		if string(fm[k]) != want {
+			t.Errorf("%s = %s, want %s", k, fm[k], want)
+		}
+	}
+}
