@@ -1,7 +1,6 @@
 package console
 
 import (
-	"crypto/rand"
 	"embed"
 	"errors"
 	"fmt"
@@ -61,6 +60,12 @@ type Options struct {
 	PageSize int
 	// Logger receives the console's own problems (slog.Default() when nil).
 	Logger *slog.Logger
+	// CSRFKey, when set, is the secret the console's CSRF token is derived
+	// from, so that consoles given the same key (instances sharing a store
+	// behind a load balancer) take each other's pages' actions. Nil draws a
+	// random token per Console: a page then acts only on the instance that
+	// served it. The weft CLI passes its request-state key.
+	CSRFKey []byte
 }
 
 // Console is the task console: an http.Handler. Mount it at the root of
@@ -109,7 +114,7 @@ func New(opts Options) (*Console, error) {
 	c := &Console{
 		rt: opts.Runtime, store: opts.Store, inventory: inv, feed: feed,
 		verifier: opts.Verifier, scope: opts.AdminScope, origins: opts.Origins, audit: opts.Audit,
-		pageSize: opts.PageSize, log: opts.Logger, csrf: rand.Text(), now: time.Now,
+		pageSize: opts.PageSize, log: opts.Logger, csrf: csrfToken(opts.CSRFKey), now: time.Now,
 	}
 	if c.scope == "" {
 		c.scope = DefaultAdminScope

@@ -54,13 +54,14 @@ func newConsoleEndpoint(addr, scope string, logger *slog.Logger) (*consoleEndpoi
 
 // start serves the console over the runtime. With a verifier every
 // request needs a token; without one the console must listen on a
-// loopback address.
-func (c *consoleEndpoint) start(rt *store.Runtime, verifier auth.Verifier, origins sse.OriginPolicy, stderr io.Writer, logger *slog.Logger) error {
+// loopback address. csrfKey, the request-state key of servers sharing a
+// store, makes their consoles' CSRF tokens alike (nil: a random one).
+func (c *consoleEndpoint) start(rt *store.Runtime, verifier auth.Verifier, origins sse.OriginPolicy, csrfKey []byte, stderr io.Writer, logger *slog.Logger) error {
 	if c == nil {
 		return nil
 	}
 	h, err := console.New(console.Options{Runtime: rt.Runtime, Store: rt.Store.Store, Bus: rt.Store.Bus,
-		Verifier: verifier, AdminScope: c.scope, Origins: origins, Audit: c.audit, Logger: logger})
+		Verifier: verifier, AdminScope: c.scope, Origins: origins, Audit: c.audit, Logger: logger, CSRFKey: csrfKey})
 	if err != nil {
 		return fmt.Errorf("--console: %w", err)
 	}

@@ -51,6 +51,10 @@ type listenFlags struct {
 	sessions      sessions.Store
 	messages      sessions.MessageLog
 	bus           tasks.Bus
+	// stateKey is the request-state key shareSessions settled on (nil for
+	// none): the console derives its CSRF token from it, so that the
+	// consoles of servers sharing a store take each other's pages' actions.
+	stateKey []byte
 }
 
 // add declares the flags on cmd; withStdio adds --stdio.
@@ -156,7 +160,7 @@ func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags
 		if f.authIssuer != "" {
 			return usageError("--auth-issuer protects an HTTP endpoint; it needs --http, not --stdio")
 		}
-		if err := con.start(rt, nil, sse.OriginPolicy{}, e.stderr, logger); err != nil {
+		if err := con.start(rt, nil, sse.OriginPolicy{}, f.stateKey, e.stderr, logger); err != nil {
 			return err
 		}
 		return serveStdio(ctx, srv)
@@ -176,7 +180,7 @@ func serveServer(ctx context.Context, e *env, srv *server.Server, f *listenFlags
 		ln.Close()
 		return err
 	}
-	if err := con.start(rt, verifier, opts.Handler.Origins, e.stderr, logger); err != nil {
+	if err := con.start(rt, verifier, opts.Handler.Origins, f.stateKey, e.stderr, logger); err != nil {
 		ln.Close()
 		return err
 	}

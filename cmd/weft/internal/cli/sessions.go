@@ -53,6 +53,7 @@ func (f *listenFlags) shareSessions(ctx context.Context, st *store.Store, opts *
 		for _, k := range keys[1:] {
 			opts.PreviousStateKeys = append(opts.PreviousStateKeys, []byte(k))
 		}
+		f.stateKey = opts.StateKey
 		return nil
 	}
 	if f.sessions == nil {
@@ -62,6 +63,6 @@ func (f *listenFlags) shareSessions(ctx context.Context, st *store.Store, opts *
 	if err != nil {
 		return fmt.Errorf("reading the request-state key kept in %s: %w; or give --session-secret", st.Description, err)
 	}
-	opts.StateKey = key
+	opts.StateKey, f.stateKey = key, key
 	return nil
 }
