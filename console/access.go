@@ -118,7 +118,7 @@ func (c *Console) checkOrigin(r *http.Request) error {
 	}
 	origins := r.Header.Values("Origin")
 	own := len(origins) == 1 && sameHost(origins[0], r.Host)
-	if own && (c.verifier != nil || slices.ContainsFunc(c.origins.AllowedHosts, func(h string) bool { return strings.EqualFold(h, r.Host) })) {
+	if own && (c.verifier != nil || c.origins.AllowsHost(r.Host)) {
 		bare := *r
 		bare.Header = r.Header.Clone()
 		bare.Header.Del("Origin")

@@ -31,8 +31,8 @@ import (
 // The zero value applies this rule with nothing further allowed.
 type OriginPolicy struct {
 	// AllowedHosts lists further accepted Host values, with or without a
-	// port ("myhost", "myhost:8080"), compared case-insensitively. Only a
-	// loopback listener checks Host.
+	// port ("myhost" on any port, "myhost:8080" on that port only),
+	// compared case-insensitively. Only a loopback listener checks Host.
 	AllowedHosts []string
 	// AllowedOrigins lists further accepted Origin values, written as
 	// browsers send them: scheme://host[:port], with no path or trailing
@@ -52,7 +52,7 @@ func (p *OriginPolicy) Check(r *http.Request) error {
 		return nil
 	}
 	loopback := arrivedOnLoopback(r)
-	if loopback && !isLocalHost(hostOnly(r.Host)) && !contains(p.AllowedHosts, r.Host) {
+	if loopback && !isLocalHost(hostOnly(r.Host)) && !p.AllowsHost(r.Host) {
 		return fmt.Errorf("host %q is not a local name, and this server listens on a loopback address: "+
 			"add the name to the allowed hosts (OriginPolicy.AllowedHosts) if it is yours", r.Host)
 	}
@@ -95,6 +95,13 @@ func forbid(w http.ResponseWriter, err error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusForbidden)
 	w.Write(body)
+}
+
+// AllowsHost reports whether host (as in a Host header) is one of
+// AllowedHosts: an entry with a port names that host and port, one without
+// names the host on any port.
+func (p *OriginPolicy) AllowsHost(host string) bool {
+	return contains(p.AllowedHosts, host) || contains(p.AllowedHosts, hostOnly(host))
 }
 
 // isLocalOrigin reports whether origin (scheme://host[:port]) names the
