@@ -423,3 +423,33 @@ func TestRoutedSessions_ASecondGetStreamIsRefusedAndTheFirstStaysRecorded(t *tes
 		t.Fatalf("after the refused GET, HasReader = %v, %v; want the first stream still recorded", ok, err)
 	}
 }
+
+// A client's malformed answer to the server's question (a response with
+// both result and error) fails the question, whichever instance it is
+// POSTed to, so the handler that asked does not wait for ever: the POST
+// gets 400, and the call that asked is answered.
+func TestRoutedSessions_AMalformedAnswerFailsTheQuestionWherever(t *testing.T) {
+	for _, via := range []string{"the instance that asked", "another instance"} {
+		t.Run(via, func(t *testing.T) {
+			cl := startRoutedCluster(t)
+			hdr := initializeOn(t, cl.a.url)
+			post(t, cl.b.url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr)
+			call := messages(t, post(t, cl.a.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask","arguments":{}}}`, hdr))
+			q := nextMessage(t, call)
+			if member(t, q, "method") != `"elicitation/create"` {
+				t.Fatalf("the call's stream on A carried %s, want elicitation/create", q)
+			}
+			url := cl.a.url
+			if via == "another instance" {
+				url = cl.c.url
+			}
+			bad := `{"jsonrpc":"2.0","id":` + member(t, q, "id") + `,"result":{},"error":{"code":1,"message":"x"}}`
+			if resp := post(t, url, bad, hdr); resp.StatusCode != http.StatusBadRequest {
+				t.Fatalf("POSTing a malformed answer: %s, want 400", resp.Status)
+			}
+			if res := nextMessage(t, call); member(t, res, "id") != "2" {
+				t.Fatalf("the call's stream carried %s, want the answer to tools/call 2", res)
+			}
+		})
+	}
+}

@@ -175,8 +175,9 @@ func (r *router) outboundRequest(req *jsonrpc.Request) *jsonrpc.Request {
 
 // inbound sorts what a client POSTed to a routed session: the answers to
 // this Handler's requests come back with their own IDs, the answers to
-// other Handlers' go to the ToServer box, and so does a cancel of a request
-// that does not run here. It returns what this Handler's server takes.
+// other Handlers' go to the ToServer box (a malformed one as the error
+// that fails the call), and so does a cancel of a request that does not
+// run here. It returns what this Handler's server takes.
 func (r *router) inbound(ctx context.Context, s *session, msgs []jsonrpc.Message) ([]jsonrpc.Message, error) {
 	if !slices.ContainsFunc(msgs, routable) {
 		return msgs, nil // the common case, a request: no copy
@@ -190,6 +191,17 @@ func (r *router) inbound(ctx context.Context, s *session, msgs []jsonrpc.Message
 				continue
 			}
 			if err := r.post(ctx, s.id, sessions.ToServer, m); err != nil {
+				return nil, err
+			}
+			continue
+		case *jsonrpc.DecodeError:
+			// A malformed answer fails the call it names: here, as the
+			// connection fails any; elsewhere, as the error it is.
+			if id, ok := r.localID(m.ID); ok {
+				out = append(out, &jsonrpc.DecodeError{ID: id, IsResponse: true, Err: m.Err})
+				continue
+			}
+			if err := r.post(ctx, s.id, sessions.ToServer, &jsonrpc.Response{ID: m.ID, Error: m.Err}); err != nil {
 				return nil, err
 			}
 			continue
@@ -208,11 +220,13 @@ func (r *router) inbound(ctx context.Context, s *session, msgs []jsonrpc.Message
 }
 
 // routable reports whether a POSTed message may be for another Handler:
-// a response, or a notifications/cancelled.
+// a response (well-formed or not), or a notifications/cancelled.
 func routable(m jsonrpc.Message) bool {
 	switch m := m.(type) {
 	case *jsonrpc.Response:
 		return true
+	case *jsonrpc.DecodeError:
+		return m.IsResponse && m.ID.IsValid() && !m.ID.IsNull()
 	case *jsonrpc.Request:
 		return m.IsNotification() && m.Method == methodCancelled
 	}
