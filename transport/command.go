@@ -29,7 +29,12 @@ type CommandStream struct {
 	exited  chan struct{} // closed when cmd.Wait has returned
 	waitErr error         // cmd.Wait's result, set before exited is closed
 
+	// released is set when stdout was closed because the process had
+	// exited a grace period before while something else held it open.
+	released atomic.Bool
+
 	closing   atomic.Bool
+	stopping  chan struct{} // closed when Close begins
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -76,17 +81,19 @@ func NewCommand(cmd *exec.Cmd, opts ...Option) (*CommandStream, error) {
 	s := &CommandStream{
 		// stdout is wrapped so that closing the StdioStream cannot close it:
 		// it must stay open until the process has exited (see Close).
-		stdio:  NewStdio(struct{ io.Reader }{outR}, inW, opts...),
-		cmd:    cmd,
-		name:   name,
-		stdin:  inW,
-		stdout: outR,
-		grace:  o.gracePeriod,
-		exited: make(chan struct{}),
+		stdio:    NewStdio(struct{ io.Reader }{outR}, inW, opts...),
+		cmd:      cmd,
+		name:     name,
+		stdin:    inW,
+		stdout:   outR,
+		grace:    o.gracePeriod,
+		exited:   make(chan struct{}),
+		stopping: make(chan struct{}),
 	}
 	go func() {
 		s.waitErr = cmd.Wait()
 		close(s.exited)
+		s.releaseStdout()
 	}()
 	return s, nil
 }
@@ -94,8 +101,13 @@ func NewCommand(cmd *exec.Cmd, opts ...Option) (*CommandStream, error) {
 // Read returns the next message from the command's stdout. When stdout ends
 // and the process has exited with a failure, the error says how (and still
 // matches io.EOF); it waits at most the grace period for the process to exit.
+// Output ends a grace period after the process exited even when a process
+// it started still holds stdout open.
 func (s *CommandStream) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := s.stdio.Read(ctx)
+	if errors.Is(err, os.ErrClosed) && s.released.Load() && !s.closing.Load() {
+		err = io.EOF // the process is gone: its output has ended
+	}
 	if !errors.Is(err, io.EOF) || s.closing.Load() {
 		return msg, err
 	}
@@ -110,6 +122,23 @@ func (s *CommandStream) Read(ctx context.Context) (jsonrpc.Message, error) {
 	case <-ctx.Done():
 	}
 	return nil, err
+}
+
+// releaseStdout closes stdout a grace period after the process exited,
+// unless Close comes first: a process the server started may hold its
+// stdout open long after it, and Read, which would wait for that process
+// too, then reports the exit. The server's own output, written before it
+// exited, has had the grace period to be read.
+func (s *CommandStream) releaseStdout() {
+	timer := time.NewTimer(s.grace)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case <-s.stopping:
+		return
+	}
+	s.released.Store(true)
+	s.stdout.Close()
 }
 
 // Write sends msg to the command's stdin.
@@ -128,6 +157,7 @@ func (s *CommandStream) Close() error {
 
 func (s *CommandStream) stop() error {
 	s.closing.Store(true)
+	close(s.stopping)
 	var exitedBefore bool
 	select {
 	case <-s.exited:

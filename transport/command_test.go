@@ -33,9 +33,25 @@ func TestMain(m *testing.M) {
 //   - serve: a JSON-RPC server on stdio (echo, crash); exits 0 at end of input
 //   - hang: ignores its input and never exits by itself
 //   - crash: exits with status 3 at once
+//   - serve-with-child: serve, after starting a hang helper that shares
+//     its stdout and outlives it
 func runHelper(mode string) int {
 	fmt.Fprintf(os.Stderr, "helper %s: started\n", mode)
 	switch mode {
+	case "serve-with-child":
+		exe, err := os.Executable()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "helper: %v\n", err)
+			return 2
+		}
+		child := exec.Command(exe)
+		child.Env = append(os.Environ(), helperEnv+"=hang")
+		child.Stdout = os.Stdout
+		if err := child.Start(); err != nil {
+			fmt.Fprintf(os.Stderr, "helper: starting its child: %v\n", err)
+			return 2
+		}
+		return runHelper("serve")
 	case "serve":
 		conn := jsonrpc.NewConn(transport.Stdio(), jsonrpc.ConnOptions{
 			Logger: slog.New(slog.DiscardHandler),
