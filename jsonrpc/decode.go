@@ -110,6 +110,11 @@ func (d *Decoder) Decode(data []byte) (Message, error) {
 	case '{':
 		f := fields{paramsMember: d.ParamsMember, data: data}
 		if err := f.read(dec); err != nil {
+			if isDuplicateName(err) {
+				if serr := d.checkJSON(data); serr != nil {
+					return nil, serr
+				}
+			}
 			return nil, syntaxError(err, &f)
 		}
 		msg, derr = f.message()
@@ -144,6 +149,26 @@ func (d *Decoder) checkEnd() *DecodeError {
 		return syntaxError(err, nil)
 	}
 	return nil
+}
+
+// checkJSON reports the syntax error of data, if it is not JSON text, with
+// duplicate member names allowed: a duplicate stops the strict reading
+// where it is found, and the text after it must still be checked, since
+// text that is not JSON is a parse error (-32700) wherever a duplicate is.
+func (d *Decoder) checkJSON(data []byte) *DecodeError {
+	d.in = *bytes.NewBuffer(data)
+	d.dec.Reset(&d.in, jsontext.AllowDuplicateNames(true))
+	if _, err := d.dec.ReadValue(); err != nil {
+		return syntaxError(err, nil)
+	}
+	return d.checkEnd()
+}
+
+// isDuplicateName reports whether err is jsontext's report of a duplicate
+// member name.
+func isDuplicateName(err error) bool {
+	var serr *jsontext.SyntacticError
+	return errors.As(err, &serr) && serr.Err == jsontext.ErrDuplicateName
 }
 
 // fields collects the members of one message object as it is read.

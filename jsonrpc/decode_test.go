@@ -249,3 +249,21 @@ func TestDecodeKeepsIDsExactly(t *testing.T) {
 		t.Errorf("decoded ids differ from Int64ID(1) and StringID(\"1\")")
 	}
 }
+
+// A duplicate member name makes valid JSON an invalid request (-32600), but
+// text that is not JSON at all is a parse error (-32700) wherever the
+// duplicate is found first: JSON-RPC answers invalid JSON with -32700.
+func TestTextWithADuplicateNameThatIsNotJSONIsAParseError(t *testing.T) {
+	for _, in := range []string{
+		`{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"m"`,
+		`{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1,"a":2},]`,
+		`{"jsonrpc":"2.0","id":1,"id":1,"method":"m"}x`,
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":1,\"method\":\"\xff\"}",
+	} {
+		_, err := jsonrpc.DecodeMessage([]byte(in))
+		var de *jsonrpc.DecodeError
+		if !errors.As(err, &de) || de.Err.Code != jsonrpc.CodeParseError || !de.ID.IsNull() {
+			t.Errorf("DecodeMessage(%s) = %v; want a -32700 parse error with id null", in, err)
+		}
+	}
+}
