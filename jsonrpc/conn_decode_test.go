@@ -50,3 +50,22 @@ func TestInvalidResponseFailsItsCallWithoutAnAnswer(t *testing.T) {
 		t.Fatalf("got %s; the invalid response must not be answered", describe(resp))
 	}
 }
+
+// A response with a duplicate member name before its "id" and "result" is
+// still a response: it fails the call it names and is not answered.
+func TestResponseWithADuplicateNameBeforeItsIDFailsItsCall(t *testing.T) {
+	c, p := stdioPeer(t, jsonrpc.ConnOptions{Handler: newBlocker()})
+	done := make(chan error, 1)
+	go func() { done <- c.Call(timeoutCtx(t), "sampling/createMessage", nil, nil) }()
+	req := p.recv().(*jsonrpc.Request)
+	p.sendLine(fmt.Sprintf(`{"jsonrpc":"2.0","jsonrpc":"2.0","id":%s,"result":{}}`, req.ID.Raw()))
+	err := receive(t, done, "the call")
+	var de *jsonrpc.DecodeError
+	if !errors.As(err, &de) || !strings.Contains(err.Error(), `duplicate member "jsonrpc"`) {
+		t.Fatalf("Call = %v; want the invalid response reported", err)
+	}
+	p.sendLine(`{"jsonrpc":"2.0","id":1,"method":"next"}`)
+	if resp := p.recvResponse(); resp.ID.Raw() != "1" {
+		t.Fatalf("got %s; the invalid response must not be answered", describe(resp))
+	}
+}

@@ -111,9 +111,7 @@ func (d *Decoder) Decode(data []byte) (Message, error) {
 		f := fields{paramsMember: d.ParamsMember, data: data}
 		if err := f.read(dec); err != nil {
 			if isDuplicateName(err) {
-				if serr := d.checkJSON(data); serr != nil {
-					return nil, serr
-				}
+				return nil, d.duplicateError(err, data)
 			}
 			return nil, syntaxError(err, &f)
 		}
@@ -151,17 +149,23 @@ func (d *Decoder) checkEnd() *DecodeError {
 	return nil
 }
 
-// checkJSON reports the syntax error of data, if it is not JSON text, with
-// duplicate member names allowed: a duplicate stops the strict reading
-// where it is found, and the text after it must still be checked, since
-// text that is not JSON is a parse error (-32700) wherever a duplicate is.
-func (d *Decoder) checkJSON(data []byte) *DecodeError {
+// duplicateError returns the error of the message data, whose strict
+// reading stopped at a duplicate member name (err). It reads data again
+// with duplicates allowed, to the end: text that is not JSON is a parse
+// error (-32700) wherever the duplicate is, and the members after the
+// duplicate still give the message's id and tell a response (which is
+// not answered, but fails the call it names) from a request.
+func (d *Decoder) duplicateError(err error, data []byte) *DecodeError {
 	d.in = *bytes.NewBuffer(data)
 	d.dec.Reset(&d.in, jsontext.AllowDuplicateNames(true))
-	if _, err := d.dec.ReadValue(); err != nil {
-		return syntaxError(err, nil)
+	var f fields
+	if rerr := f.read(&d.dec); rerr != nil {
+		return syntaxError(rerr, nil)
 	}
-	return d.checkEnd()
+	if derr := d.checkEnd(); derr != nil {
+		return derr
+	}
+	return syntaxError(err, &f)
 }
 
 // isDuplicateName reports whether err is jsontext's report of a duplicate
@@ -239,10 +243,17 @@ func (f *fields) readVersion(dec *jsontext.Decoder) error {
 }
 
 func (f *fields) readID(dec *jsontext.Decoder) error {
+	again := f.hasID
 	f.hasID = true
 	v, err := dec.ReadValue()
 	if err != nil {
 		return err
+	}
+	if again {
+		// Read only when duplicates are allowed (duplicateError): an id
+		// given twice identifies nothing.
+		f.id = ID{}
+		return nil
 	}
 	id, perr := parseID(v)
 	if perr != nil {
@@ -477,7 +488,11 @@ func (d *Decoder) decodeElement(i int, elem []byte) Message {
 	f := fields{paramsMember: d.ParamsMember, data: elem}
 	var derr *DecodeError
 	if err := f.read(&d.dec); err != nil {
-		derr = syntaxError(err, &f)
+		if isDuplicateName(err) {
+			derr = d.duplicateError(err, elem)
+		} else {
+			derr = syntaxError(err, &f)
+		}
 	} else {
 		var msg Message
 		if msg, derr = f.message(); derr == nil {
@@ -491,7 +506,8 @@ func (d *Decoder) decodeElement(i int, elem []byte) Message {
 // syntaxError converts an error from jsontext into a *DecodeError. A
 // duplicate member name is reported as -32600 (the text is JSON, but not an
 // acceptable message); anything else is -32700. f, when not nil, holds the
-// members read so far, to recover the id of a message with a duplicate name.
+// members of the message, to recover the id of a message with a duplicate
+// name and tell whether it is a response.
 func syntaxError(err error, f *fields) *DecodeError {
 	var serr *jsontext.SyntacticError
 	if errors.As(err, &serr) && serr.Err == jsontext.ErrDuplicateName {
