@@ -65,8 +65,13 @@ func newStream(conn *ws.Conn, opts ConnOptions, upgrade context.Context, onClose
 }
 
 // Read returns the next message. It must not be called by two goroutines
-// at once. When ctx ends during the read, the connection is closed.
+// at once. ctx does not cut a read short: Close does, with a close frame.
+// (The library drops the connection, sending no close frame, when the
+// context of a read ends, and a jsonrpc.Conn ends the context it reads
+// with just before it closes the stream: its peer then saw 1006,
+// abnormal closure, instead of the 1000 or 1001 it was sent.)
 func (s *Stream) Read(ctx context.Context) (jsonrpc.Message, error) {
+	ctx = context.WithoutCancel(ctx)
 	for {
 		typ, r, err := s.conn.Reader(ctx)
 		if err != nil {
