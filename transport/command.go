@@ -91,7 +91,13 @@ func NewCommand(cmd *exec.Cmd, opts ...Option) (*CommandStream, error) {
 		stopping: make(chan struct{}),
 	}
 	go func() {
-		s.waitErr = cmd.Wait()
+		err := cmd.Wait()
+		if errors.Is(err, exec.ErrWaitDelay) {
+			// The process exited cleanly; only copying its stderr to a
+			// writer was cut short, a process it started holding it open.
+			err = nil
+		}
+		s.waitErr = err
 		close(s.exited)
 		s.releaseStdout()
 	}()

@@ -35,10 +35,12 @@ func TestMain(m *testing.M) {
 //   - crash: exits with status 3 at once
 //   - serve-with-child: serve, after starting a hang helper that shares
 //     its stdout and outlives it
+//   - serve-with-child-on-stderr: the same, the hang helper sharing its
+//     stderr instead
 func runHelper(mode string) int {
 	fmt.Fprintf(os.Stderr, "helper %s: started\n", mode)
 	switch mode {
-	case "serve-with-child":
+	case "serve-with-child", "serve-with-child-on-stderr":
 		exe, err := os.Executable()
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "helper: %v\n", err)
@@ -46,7 +48,11 @@ func runHelper(mode string) int {
 		}
 		child := exec.Command(exe)
 		child.Env = append(os.Environ(), helperEnv+"=hang")
-		child.Stdout = os.Stdout
+		if mode == "serve-with-child" {
+			child.Stdout = os.Stdout
+		} else {
+			child.Stderr = os.Stderr
+		}
 		if err := child.Start(); err != nil {
 			fmt.Fprintf(os.Stderr, "helper: starting its child: %v\n", err)
 			return 2

@@ -37,3 +37,30 @@ func TestCommandCrashDuringACallFailsItWhileAChildHoldsStdout(t *testing.T) {
 		t.Errorf("Call = %v; want ErrClosed with the exit status", err)
 	}
 }
+
+// A server that exits cleanly at the end of its input closes without an
+// error even while a process it started still holds its stderr open.
+func TestCommandThatExitsCleanlyWhileAChildHoldsStderrClosesWithoutError(t *testing.T) {
+	cmd := helperCommand(t, "serve-with-child-on-stderr")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Copying stderr, which the child holds open, ends this soon after
+	// the helper exits; the helper has all of waitLimit to exit.
+	cmd.WaitDelay = 10 * time.Millisecond
+	stderr := &syncBuffer{}
+	stream, err := transport.NewCommand(cmd, transport.WithStderr(stderr), transport.WithGracePeriod(waitLimit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The group holds the helper's child, which nothing else ends.
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	conn := jsonrpc.NewConn(stream, jsonrpc.ConnOptions{Logger: slog.New(slog.DiscardHandler)})
+	if err := conn.Call(timeoutCtx(t), "echo", nil, nil); err != nil {
+		t.Fatalf("echo = %v", err)
+	}
+	if err := conn.Close(); err != nil {
+		t.Errorf("Close = %v; want nil for a server that exits cleanly at end of input", err)
+	}
+	if cmd.ProcessState == nil || !cmd.ProcessState.Success() {
+		t.Errorf("process state after Close: %v", cmd.ProcessState)
+	}
+}
