@@ -2,10 +2,12 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -54,12 +56,28 @@ func poolConfig(connString string, opts []Option) (*pgxpool.Config, config, erro
 	return pc, c, nil
 }
 
-// createSchema creates the configured schema when it is missing.
+// The SQLSTATE codes of a schema created meanwhile by another session.
+const (
+	duplicateSchema = "42P06"
+	uniqueViolation = "23505"
+)
+
+// createSchema creates the configured schema when it is missing. Instances
+// started together may all find it missing: CREATE SCHEMA IF NOT EXISTS
+// then waits for the first one's and fails with a unique violation on the
+// catalog (or duplicate_schema) once it commits, which means the schema is
+// there.
 func (c config) createSchema(ctx context.Context, pool *pgxpool.Pool) error {
 	if c.schema == "" {
 		return nil
 	}
-	if _, err := pool.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+pgx.Identifier{c.schema}.Sanitize()); err != nil {
+	_, err := pool.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+pgx.Identifier{c.schema}.Sanitize())
+	var pgErr *pgconn.PgError
+	if err != nil && errors.As(err, &pgErr) &&
+		(pgErr.Code == duplicateSchema || pgErr.Code == uniqueViolation && pgErr.ConstraintName == "pg_namespace_nspname_index") {
+		return nil
+	}
+	if err != nil {
 		return fmt.Errorf("postgres: creating the schema %q: %w", c.schema, err)
 	}
 	return nil
