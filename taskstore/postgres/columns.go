@@ -3,7 +3,9 @@ package postgres
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // How record fields are kept in columns.
@@ -44,4 +46,16 @@ func rawFrom(b []byte) json.RawMessage {
 		return nil
 	}
 	return json.RawMessage(b)
+}
+
+// textArg returns the column value for a message a handler wrote (a
+// status or error message): PostgreSQL's text holds neither NUL bytes nor
+// invalid UTF-8 and refuses the whole write for one, so each is kept as
+// U+FFFD instead. Refused, a failure quoting such input was never
+// recorded, and the task stayed working until its lease lapsed.
+func textArg(s string) string {
+	if utf8.ValidString(s) && !strings.ContainsRune(s, 0) {
+		return s
+	}
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/tasks/storetest"
 	"github.com/weftmcp/weft/taskstore/postgres"
@@ -83,6 +84,34 @@ func TestRacingCreatesHoldTheQuota(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A handler's failure quoting its input (a NUL, bytes that are not
+// UTF-8), which PostgreSQL's text cannot hold, is still recorded, with
+// U+FFFD in their place: refused, the task stayed working until its lease
+// lapsed.
+func TestFailureQuotingNULOrInvalidUTF8IsRecorded(t *testing.T) {
+	s := open(t, freshSchema(t))
+	ctx := context.Background()
+	rec := newTask("alice")
+	rec.StatusMessage = "reading \"a\x00b\""
+	if err := s.Create(ctx, rec, tasks.Quota{}); err != nil {
+		t.Fatalf("Create with a NUL in its status message: %v", err)
+	}
+	msg := "Task failed: no file \"a\x00b\xff\""
+	rec.Status, rec.StatusMessage = tasks.StatusFailed, msg
+	rec.Error = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
+	if err := s.Update(ctx, rec); err != nil {
+		t.Fatalf("Update recording the failure: %v", err)
+	}
+	got, err := s.Get(ctx, rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "Task failed: no file \"a\uFFFDb\uFFFD\""
+	if got.Status != tasks.StatusFailed || got.StatusMessage != want || got.Error == nil || got.Error.Message != want {
+		t.Errorf("stored %s %q, error %+v; want failed %q with that error message", got.Status, got.StatusMessage, got.Error, want)
 	}
 }
 

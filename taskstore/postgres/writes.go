@@ -128,9 +128,9 @@ func mutableArgs(rec *tasks.Record) ([]any, error) {
 	}
 	var errCode, errMsg, errData any
 	if e := rec.Error; e != nil {
-		errCode, errMsg, errData = e.Code, e.Message, rawArg(e.Data)
+		errCode, errMsg, errData = e.Code, textArg(e.Message), rawArg(e.Data)
 	}
-	return []any{string(rec.Status), rec.StatusMessage, updated, expires, int64(rec.PollInterval),
+	return []any{string(rec.Status), textArg(rec.StatusMessage), updated, expires, int64(rec.PollInterval),
 		rawArg(rec.Result), rec.IsError, errCode, errMsg, errData,
 		rec.Owner, lease, rec.Runs}, nil
 }
