@@ -58,6 +58,28 @@ func (b *MemoryBus) Publish(ctx context.Context, s Signal) error {
 	return nil
 }
 
+// Resync wakes every subscription with a status signal, and every
+// SubscribeAll subscription with Resync, so that their owners read their
+// tasks again: for a driver built on a MemoryBus whose service may have
+// lost signals meanwhile.
+func (b *MemoryBus) Resync() {
+	b.mu.Lock()
+	ids := make([]string, 0, len(b.subs)+len(b.funcs))
+	for id := range b.subs {
+		ids = append(ids, id)
+	}
+	for id := range b.funcs {
+		if _, both := b.subs[id]; !both {
+			ids = append(ids, id)
+		}
+	}
+	b.mu.Unlock()
+	for _, id := range ids {
+		b.Publish(context.Background(), Signal{TaskID: id, Kind: SignalStatus})
+	}
+	b.resyncFeeds()
+}
+
 // SubscribeFunc is Subscribe with fn called, on the publisher's goroutine,
 // for each signal instead of a channel to read: a subscription that needs
 // no goroutine of its own. Functions of a task are called before its

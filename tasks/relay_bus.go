@@ -113,21 +113,7 @@ func (b *RelayBus) Receive(msg string) error {
 // re-reads its task: the driver's listener reconnected, and signals may
 // have been lost meanwhile.
 func (b *RelayBus) Resync() {
-	b.local.mu.Lock()
-	ids := make([]string, 0, len(b.local.subs)+len(b.local.funcs))
-	for id := range b.local.subs {
-		ids = append(ids, id)
-	}
-	for id := range b.local.funcs {
-		if _, both := b.local.subs[id]; !both {
-			ids = append(ids, id)
-		}
-	}
-	b.local.mu.Unlock()
-	for _, id := range ids {
-		b.local.Publish(context.Background(), Signal{TaskID: id, Kind: SignalStatus})
-	}
-	b.local.resyncFeeds()
+	b.local.Resync()
 }
 
 // Close makes later Publish and Subscribe calls fail with ErrBusClosed.

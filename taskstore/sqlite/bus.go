@@ -23,7 +23,8 @@ const pruneEvery = 64
 // takes up to the poll interval to cross processes. Create one with OpenBus
 // and stop it with Close.
 //
-// Signals are kept in the file for the retention period, then deleted.
+// Signals are kept in the file for the retention period, then deleted; a
+// Bus that finds some deleted before it read them wakes every subscription.
 type Bus struct {
 	path   string
 	origin string // tells this Bus's own rows apart when polling
@@ -70,7 +71,7 @@ func OpenBus(ctx context.Context, path string, opts ...Option) (*Bus, error) {
 	}
 	db.SetMaxOpenConns(1) // one poll at a time
 	var last int64
-	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM weft_signals`).Scan(&last); err != nil {
+	if err := db.QueryRowContext(ctx, newestSignal).Scan(&last); err != nil {
 		db.Close()
 		releaseWriter(w)
 		return nil, fmt.Errorf("sqlite: opening a bus on %s: reading the newest signal: %w", path, err)
@@ -209,27 +210,51 @@ func (b *Bus) poll(ctx context.Context) {
 	}
 }
 
+// catchUpQuery returns the signals after a sequence number, each with the
+// number of the newest signal ever written (sqlite_sequence's, which
+// pruning leaves alone), or that number alone with NULLs when none is
+// left: numbers are handed out without gaps, so fewer signals than the
+// numbers since mean some were pruned before this Bus read them.
+const catchUpQuery = `SELECT q.seq, s.origin, s.task_id, s.kind
+FROM sqlite_sequence q LEFT JOIN weft_signals s ON s.seq > ?
+WHERE q.name = 'weft_signals' ORDER BY s.seq`
+
+// newestSignal reads the number of the newest signal ever written to the
+// file, 0 for none.
+const newestSignal = `SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'weft_signals'), 0)`
+
 // catchUp delivers the signals other Buses wrote since the last one read.
-// The caller holds pollMu.
+// When some were pruned before it could read them (the Bus read nothing
+// for longer than the retention), it wakes every subscription instead, as
+// the PostgreSQL and Redis Buses do when their listener reconnects. The
+// caller holds pollMu.
 func (b *Bus) catchUp(ctx context.Context) error {
-	rows, err := b.db.QueryContext(ctx, `SELECT seq, origin, task_id, kind FROM weft_signals WHERE seq > ? ORDER BY seq`, b.last)
+	rows, err := b.db.QueryContext(ctx, catchUpQuery, b.last)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
+	newest, read := b.last, int64(0)
 	for rows.Next() {
-		var (
-			seq    int64
-			origin string
-			s      tasks.Signal
-		)
-		if err := rows.Scan(&seq, &origin, &s.TaskID, &s.Kind); err != nil {
+		var origin, taskID, kind sql.NullString
+		if err := rows.Scan(&newest, &origin, &taskID, &kind); err != nil {
 			return err
 		}
-		b.last = seq
-		if origin != b.origin {
-			b.local.Publish(ctx, s)
+		if !taskID.Valid {
+			continue // none left after b.last
+		}
+		read++
+		if origin.String != b.origin {
+			b.local.Publish(ctx, tasks.Signal{TaskID: taskID.String, Kind: tasks.SignalKind(kind.String)})
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	lost := newest-b.last != read
+	b.last = newest
+	if lost {
+		b.local.Resync()
+	}
+	return nil
 }

@@ -131,3 +131,42 @@ func TestSubscribeFuncHearsEveryBusOnTheFile(t *testing.T) {
 		t.Fatalf("SubscribeFunc on a closed Bus succeeded")
 	}
 }
+
+// A Bus that read nothing while signals were written and then pruned (a
+// process paused, or unable to read the file, for longer than the
+// retention) wakes every subscription to read its task again, as a
+// reconnecting PostgreSQL or Redis Bus does, since the cancel or answer it
+// missed is gone from the file.
+func TestBusThatMissedPrunedSignalsWakesItsSubscriptions(t *testing.T) {
+	path := dbPath(t)
+	late := openBus(t, path, sqlite.WithPollInterval(time.Hour)) // reads only when SubscribeAll catches up
+	ctx := context.Background()
+	sub, err := late.Subscribe(ctx, "t")
+	if err != nil {
+		t.Fatalf("Subscribe: %v", err)
+	}
+	defer sub.Close()
+	old := time.Now().Add(-2 * time.Minute).UnixMilli()
+	if _, err := rawDB(t, path).Exec(`INSERT INTO weft_signals (origin, task_id, kind, published_ms) VALUES ('elsewhere', 't', 'cancel', ?)`, old); err != nil {
+		t.Fatalf("inserting the signal the Bus misses: %v", err)
+	}
+	pruning := openBus(t, path, sqlite.WithRetention(time.Minute))
+	for range 64 { // the 64th publish deletes what is older than the retention
+		if err := pruning.Publish(ctx, tasks.Signal{TaskID: "other", Kind: tasks.SignalStatus}); err != nil {
+			t.Fatalf("Publish: %v", err)
+		}
+	}
+	feed, err := late.SubscribeAll(ctx)
+	if err != nil {
+		t.Fatalf("SubscribeAll: %v", err)
+	}
+	defer feed.Close()
+	select {
+	case s := <-sub.Signals():
+		if s.TaskID != "t" {
+			t.Fatalf("the subscription to t received %+v", s)
+		}
+	default:
+		t.Fatalf("the Bus caught up past a pruned signal of t without waking t's subscription")
+	}
+}
