@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/weftmcp/weft/tasks"
@@ -34,13 +35,19 @@ func busChannel(schema string) string {
 // losing its connection.
 const reconnectDelay = 250 * time.Millisecond
 
+// DefaultListenerCheck is how long the listener waits for a notification
+// before it pings the server, and for the ping's answer, unless
+// WithListenerCheck says otherwise.
+const DefaultListenerCheck = 30 * time.Second
+
 // Bus is a tasks.Bus on PostgreSQL LISTEN/NOTIFY: a tasks.RelayBus whose
 // channel every Bus on the database (and schema) listens on, through a
 // connection of its own. A notification is sent only when the publishing
 // transaction commits, and takes milliseconds to reach the others.
 // Signals published while another is being sent wait for it and then go
 // together, one notification each, in one transaction. When the
-// listening connection is lost, the Bus reconnects and wakes every
+// listening connection is lost, or stops answering the pings it gets when
+// idle (WithListenerCheck), the Bus reconnects and wakes every
 // subscription to re-read its task, since signals may have been lost
 // meanwhile.
 //
@@ -50,6 +57,7 @@ type Bus struct {
 	pool    *pgxpool.Pool
 	channel string
 	log     *slog.Logger
+	check   time.Duration // the listener's ping interval and timeout
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the listener has stopped
 }
@@ -79,7 +87,7 @@ func OpenBus(ctx context.Context, connString string, logger *slog.Logger, opts .
 		return nil, err
 	}
 	runCtx, cancel := context.WithCancel(context.Background())
-	b := &Bus{pool: pool, channel: channel, log: logger, cancel: cancel, done: make(chan struct{})}
+	b := &Bus{pool: pool, channel: channel, log: logger, check: cfg.listenerCheck, cancel: cancel, done: make(chan struct{})}
 	n := &notifier{exec: func(ctx context.Context, msgs []string) error {
 		if _, err := pool.Exec(ctx, `SELECT pg_notify($1, m) FROM unnest($2::text[]) AS m`, channel, msgs); err != nil {
 			return fmt.Errorf("postgres: sending task signals on %s: %w", channel, err)
@@ -111,7 +119,7 @@ func listen(ctx context.Context, pool *pgxpool.Pool, channel string) (*pgx.Conn,
 func (b *Bus) run(ctx context.Context, conn *pgx.Conn) {
 	defer close(b.done)
 	for {
-		n, err := conn.WaitForNotification(ctx)
+		n, err := b.wait(ctx, conn)
 		if err == nil {
 			if err := b.Receive(n.Payload); err != nil {
 				b.log.Warn("postgres: ignoring a malformed task signal", slog.String("channel", b.channel), slog.Any("error", err))
@@ -134,6 +142,28 @@ func (b *Bus) run(ctx context.Context, conn *pgx.Conn) {
 			}
 		}
 		b.Resync()
+	}
+}
+
+// wait returns the next notification on conn. Every b.check without one
+// it pings the server, and a ping unanswered within b.check ends the wait
+// with its error: a connection cut without a word (a failover, a dropped
+// route) left the Bus deaf, and every signal lost, for as long as TCP
+// keepalive takes to give up, most of an hour with pgx's settings.
+func (b *Bus) wait(ctx context.Context, conn *pgx.Conn) (*pgconn.Notification, error) {
+	for {
+		waitCtx, cancel := context.WithTimeout(ctx, b.check)
+		n, err := conn.WaitForNotification(waitCtx)
+		cancel()
+		if err == nil || ctx.Err() != nil || waitCtx.Err() == nil {
+			return n, err
+		}
+		pingCtx, cancel := context.WithTimeout(ctx, b.check)
+		err = conn.Ping(pingCtx)
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("the listening connection did not answer a ping within %v: %w", b.check, err)
+		}
 	}
 }
 

@@ -114,6 +114,42 @@ func TestBusReconnectsAndWakesSubscriptions(t *testing.T) {
 	}
 }
 
+// When the listening connection goes silent without closing (a failover,
+// a dropped route), the Bus notices within its listener check, listens
+// again and wakes its subscriptions, instead of staying deaf until TCP
+// keepalive gives up.
+func TestBusListensAgainWhenItsConnectionGoesSilent(t *testing.T) {
+	schema := freshSchema(t)
+	proxy, through := newBlackhole(t)
+	b, err := postgres.OpenBus(context.Background(), through, nil, postgres.WithSchema(schema),
+		postgres.WithListenerCheck(200*time.Millisecond))
+	if err != nil {
+		t.Fatalf("OpenBus: %v", err)
+	}
+	defer b.Close()
+	sub, err := b.Subscribe(context.Background(), "task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	proxy.cut()
+	for drained := false; !drained; { // a wake-up from before the cut proves nothing
+		select {
+		case <-sub.Signals():
+		default:
+			drained = true
+		}
+	}
+	select {
+	case s := <-sub.Signals():
+		if s.Kind != tasks.SignalStatus {
+			t.Fatalf("got %+v, want the status wake-up of listening again", s)
+		}
+	case <-time.After(signalWait):
+		t.Fatalf("no wake-up within %v of the listening connection going silent", signalWait)
+	}
+}
+
 // signalWait bounds a wait for a signal through PostgreSQL, which on a
 // loaded machine may take its time to reconnect: reaching it is a failure.
 const signalWait = time.Minute

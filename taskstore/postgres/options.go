@@ -15,8 +15,9 @@ import (
 type Option func(*config)
 
 type config struct {
-	schema string
-	grace  time.Duration
+	schema        string
+	grace         time.Duration
+	listenerCheck time.Duration
 }
 
 // DefaultExpiryGrace is how long after its ExpiresAt a task is left before
@@ -31,6 +32,13 @@ const DefaultExpiryGrace = time.Hour
 // cancelling its work; this is the backstop, as a key's TTL is in Redis.
 func WithExpiryGrace(d time.Duration) Option { return func(c *config) { c.grace = d } }
 
+// WithListenerCheck sets how long a Bus's listener waits for a
+// notification before it pings the server, and how long it waits for the
+// answer before it listens again on a new connection and wakes every
+// subscription (default DefaultListenerCheck). OpenBus reads it; Open
+// ignores it.
+func WithListenerCheck(d time.Duration) Option { return func(c *config) { c.listenerCheck = d } }
+
 // WithSchema keeps the tasks in the named schema, created if missing,
 // instead of the first schema of the connection's search_path: several
 // applications, or tests, can share one database.
@@ -39,12 +47,15 @@ func WithSchema(name string) Option { return func(c *config) { c.schema = name }
 // poolConfig parses connString (a URL or key=value DSN, as pgx takes) and
 // applies the options.
 func poolConfig(connString string, opts []Option) (*pgxpool.Config, config, error) {
-	c := config{grace: DefaultExpiryGrace}
+	c := config{grace: DefaultExpiryGrace, listenerCheck: DefaultListenerCheck}
 	for _, o := range opts {
 		o(&c)
 	}
 	if c.grace < time.Millisecond {
 		return nil, c, fmt.Errorf("postgres: the expiry grace must be at least a millisecond, not %v", c.grace)
+	}
+	if c.listenerCheck < time.Millisecond {
+		return nil, c, fmt.Errorf("postgres: the listener check must be at least a millisecond, not %v", c.listenerCheck)
 	}
 	pc, err := pgxpool.ParseConfig(connString)
 	if err != nil {
