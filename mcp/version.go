@@ -114,6 +114,12 @@ func SupportsElicitationID(v string) bool { return v == Version20251125 }
 // (2025-11-25+).
 func SupportsSamplingTools(v string) bool { return atLeast(v, Version20251125) }
 
+// SupportsSamplingContext reports whether the sampling capability has a
+// context member, which a client must declare before it is asked for
+// includeContext other than "none" (2025-11-25+); before, declaring
+// sampling covered every includeContext value.
+func SupportsSamplingContext(v string) bool { return atLeast(v, Version20251125) }
+
 // InvalidArgumentsAreToolErrors reports whether tool arguments that fail the
 // tool's input schema are a tool execution error (a CallToolResult with
 // isError, which the model sees and can correct) rather than the protocol

@@ -141,6 +141,9 @@ func (r *Request) prepare(q *question) error {
 	if err != nil {
 		return fmt.Errorf("server: question %q: %w", q.key, err)
 	}
+	if required.Sampling != nil && !mcp.SupportsSamplingContext(r.version) {
+		required.Sampling.Context = nil // sampling alone covered includeContext then
+	}
 	q.input, q.required = in, required
 	return nil
 }

@@ -476,3 +476,27 @@ func TestMRTR_SetRoundStateOutsideRounds(t *testing.T) {
 		t.Errorf("%s", res)
 	}
 }
+
+func TestLegacyAsk_IncludeContextNeedsSamplingContextOnlyFrom20251125(t *testing.T) {
+	s := newTestServer(t, nil)
+	AddTool(s, &mcp.Tool{Name: "sample_with_context", Description: "Asks the model with this server's context."},
+		func(ctx context.Context, r *Request, _ struct{}) (string, error) {
+			res, err := r.Sample(ctx, &mcp.CreateMessageParams{MaxTokens: 10, IncludeContext: mcp.IncludeContextThisServer,
+				Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.SamplingContents{&mcp.TextContent{Text: "Capital?"}}}}})
+			if err != nil {
+				return "", err
+			}
+			return "LLM: " + text(res), nil
+		})
+	for _, v := range []string{mcp.Version20241105, mcp.Version20250326, mcp.Version20250618} {
+		c := open(t, s, v, `{"sampling":{}}`, answers)
+		if res := c.mustCall("tools/call", `{"name":"sample_with_context"}`); !strings.Contains(string(res), "LLM: Paris") {
+			t.Errorf("%s, sampling declared (which has no context member in this version): %s", v, res)
+		}
+	}
+	c := open(t, s, mcp.Version20251125, `{"sampling":{}}`, answers)
+	if res := c.mustCall("tools/call", `{"name":"sample_with_context"}`); member(t, res, "isError") != "true" ||
+		!strings.Contains(string(res), `\"context\"`) {
+		t.Errorf("2025-11-25 without sampling.context: %s", res)
+	}
+}
