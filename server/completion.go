@@ -13,7 +13,9 @@ type CompletionHandler func(ctx context.Context, req *Request, p *mcp.CompletePa
 
 // SetCompletionHandler sets the handler of completion/complete; nil restores
 // the default, which suggests nothing ({values: [], total: 0, hasMore:
-// false}).
+// false}). Of more than 100 values a handler returns, the client gets the
+// first 100 with hasMore true (and total, when the handler gave none, the
+// number it returned).
 func (s *Server) SetCompletionHandler(h CompletionHandler) {
 	if h == nil {
 		s.completion.Store(nil)
@@ -44,5 +46,19 @@ func (s *Server) complete(ctx context.Context, r *Request, p *mcp.CompleteParams
 	if out.Completion.Values == nil {
 		out.Completion.Values = []string{}
 	}
+	if n := len(out.Completion.Values); n > maxCompletionValues {
+		// The spec allows at most 100 values: send the first ones and say
+		// that there are more (and how many, unless the handler said).
+		out.Completion.Values = out.Completion.Values[:maxCompletionValues:maxCompletionValues]
+		more := true
+		out.Completion.HasMore = &more
+		if out.Completion.Total == nil {
+			total := int64(n)
+			out.Completion.Total = &total
+		}
+	}
 	return &out, nil
 }
+
+// maxCompletionValues is how many values a completion result may hold.
+const maxCompletionValues = 100

@@ -265,3 +265,26 @@ func TestCompletion_DefaultAndCustom(t *testing.T) {
 		t.Errorf("after resetting the handler: %s", got)
 	}
 }
+
+func TestCompletion_AtMostAHundredValuesWithHasMore(t *testing.T) {
+	s := fullServer(t, nil)
+	s.SetCompletionHandler(func(_ context.Context, _ *Request, p *mcp.CompleteParams) (*mcp.CompleteResult, error) {
+		values := make([]string, 150)
+		for i := range values {
+			values[i] = fmt.Sprintf("%s%d", p.Argument.Value, i)
+		}
+		return &mcp.CompleteResult{Completion: mcp.Completion{Values: values}}, nil
+	})
+	req := `{"ref":{"type":"ref/prompt","name":"hello"},"argument":{"name":"arg1","value":"v"}}`
+	for _, v := range allVersions {
+		c := open(t, s, v, `{}`, nil)
+		var got mcp.Completion
+		decode(t, []byte(member(t, c.mustCall("completion/complete", req), "completion")), &got)
+		if len(got.Values) != 100 || got.Values[0] != "v0" || got.Values[99] != "v99" {
+			t.Errorf("%s: %d values (%q … ), want the first 100 of 150", v, len(got.Values), got.Values[:min(len(got.Values), 3)])
+		}
+		if got.HasMore == nil || !*got.HasMore || got.Total == nil || *got.Total != 150 {
+			t.Errorf("%s: hasMore %v, total %v; want true and 150", v, got.HasMore, got.Total)
+		}
+	}
+}
