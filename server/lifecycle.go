@@ -75,7 +75,7 @@ func (s *Server) ping(context.Context, *Request, *mcp.PingParams) (result, error
 // instructions of the server, cacheable.
 func (s *Server) discover(_ context.Context, r *Request, _ *mcp.DiscoverParams) (result, error) {
 	return &mcp.DiscoverResult{
-		Cache:             cacheHint(s.opts.ListCache),
+		Cache:             s.listCache(false),
 		SupportedVersions: modernVersions(),
 		Capabilities:      s.capabilities(r.version),
 		Instructions:      s.opts.Instructions,

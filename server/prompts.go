@@ -54,7 +54,7 @@ func (s *Server) listPrompts(ctx context.Context, r *Request, p *mcp.ListPrompts
 		res.NextCursor = s.encodeCursor(mcp.MethodPromptsList, last)
 	}
 	if r.modern {
-		res.Cache = cacheHint(s.opts.ListCache)
+		res.Cache = s.listCache(s.opts.Visibility.Prompt != nil)
 	}
 	return res, nil
 }

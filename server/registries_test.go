@@ -10,6 +10,7 @@ import (
 
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
+	"github.com/weftmcp/weft/transport"
 )
 
 func TestPagination_PagesInRegistrationOrder(t *testing.T) {
@@ -286,5 +287,41 @@ func TestCompletion_AtMostAHundredValuesWithHasMore(t *testing.T) {
 		if got.HasMore == nil || !*got.HasMore || got.Total == nil || *got.Total != 150 {
 			t.Errorf("%s: hasMore %v, total %v; want true and 150", v, got.HasMore, got.Total)
 		}
+	}
+}
+
+func TestCaching_ListsThatVaryByCallerAreNotPublic(t *testing.T) {
+	hideAdmin := func(r *Request, name string) bool { return name != "admin" || r.Principal() == "root" }
+	s := newTestServer(t, &Options{Visibility: Visibility{
+		Tool:   func(_ context.Context, r *Request, t *mcp.Tool) bool { return hideAdmin(r, t.Name) },
+		Prompt: func(_ context.Context, r *Request, p *mcp.Prompt) bool { return hideAdmin(r, p.Name) },
+	}})
+	for _, name := range []string{"admin", "public"} {
+		AddTool(s, &mcp.Tool{Name: name, Description: "d"}, func(context.Context, *Request, struct{}) (string, error) { return name, nil })
+		s.AddPrompt(&mcp.Prompt{Name: name}, func(context.Context, *Request, map[string]string) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{}, nil
+		})
+		s.AddResource(&mcp.Resource{URI: "test://" + name, Name: name}, func(_ context.Context, _ *Request, uri string, _ map[string]string) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: mcp.ResourceContentsList{&mcp.TextResourceContents{URI: uri, Text: name}}}, nil
+		})
+	}
+	m := &mrtr{t: t, s: s, caps: `{}`, info: transport.RequestInfo{Principal: "guest"}}
+	for method, want := range map[string]string{
+		"tools/list":               `"private"`, // a Visibility.Tool decides per caller
+		"prompts/list":             `"private"`,
+		"resources/list":           `"public"`, // no predicate: the same for everyone
+		"resources/templates/list": `"public"`,
+		"server/discover":          `"public"`,
+	} {
+		if got := member(t, m.complete(m.call(method, `{}`)), "cacheScope"); got != want {
+			t.Errorf("%s: cacheScope %s, want %s", method, got, want)
+		}
+	}
+	explicit := newTestServer(t, &Options{ListCache: CacheHint{Scope: mcp.CachePublic},
+		Visibility: Visibility{Tool: func(context.Context, *Request, *mcp.Tool) bool { return true }}})
+	AddTool(explicit, &mcp.Tool{Name: "t", Description: "d"}, func(context.Context, *Request, struct{}) (string, error) { return "", nil })
+	m = &mrtr{t: t, s: explicit, caps: `{}`}
+	if got := member(t, m.complete(m.call("tools/list", `{}`)), "cacheScope"); got != `"public"` {
+		t.Errorf("tools/list with ListCache.Scope set to public: cacheScope %s", got)
 	}
 }

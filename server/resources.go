@@ -63,7 +63,7 @@ func (s *Server) listResources(ctx context.Context, r *Request, p *mcp.ListResou
 		res.NextCursor = s.encodeCursor(mcp.MethodResourcesList, last)
 	}
 	if r.modern {
-		res.Cache = cacheHint(s.opts.ListCache)
+		res.Cache = s.listCache(s.opts.Visibility.Resource != nil)
 	}
 	return res, nil
 }

@@ -52,7 +52,8 @@ type Options struct {
 	StateTTL time.Duration
 	// ListCache is the caching hint on modern list results (tools, prompts,
 	// resources, resource templates) and on server/discover. The zero value
-	// says "immediately stale, public".
+	// says "immediately stale, public"; with no Scope set, a list that a
+	// Visibility function filters is private, since it differs by caller.
 	ListCache CacheHint
 	// ReadCache is the caching hint on modern resources/read results that do
 	// not carry their own. The zero value says "immediately stale, private".
@@ -166,9 +167,6 @@ func New(info mcp.Implementation, opts *Options) *Server {
 	s.stateTTL = s.opts.StateTTL
 	if s.stateTTL <= 0 {
 		s.stateTTL = DefaultStateTTL
-	}
-	if s.opts.ListCache.Scope == "" {
-		s.opts.ListCache.Scope = mcp.CachePublic
 	}
 	if s.opts.ReadCache.Scope == "" {
 		s.opts.ReadCache.Scope = mcp.CachePrivate
@@ -288,6 +286,21 @@ func (s *Server) serves(f feature) bool {
 		return s.skills.skills.len() > 0
 	}
 	return true
+}
+
+// listCache returns the caching hint of a modern list result (or
+// server/discover): Options.ListCache, whose scope, when not set, is
+// private for a list that differs by caller (perCaller) and public for
+// the others.
+func (s *Server) listCache(perCaller bool) *mcp.CacheableResult {
+	h := s.opts.ListCache
+	if h.Scope == "" {
+		h.Scope = mcp.CachePublic
+		if perCaller {
+			h.Scope = mcp.CachePrivate
+		}
+	}
+	return cacheHint(h)
 }
 
 // cacheHint returns the wire form of h.

@@ -394,7 +394,7 @@ func (s *Server) listSkills(_ context.Context, r *Request, p *mcp.ListSkillsPara
 		res.NextCursor = s.encodeCursor(mcp.MethodSkillsList, last)
 	}
 	if r.modern {
-		res.Cache = cacheHint(s.opts.ListCache)
+		res.Cache = s.listCache(false)
 	}
 	return res, nil
 }
@@ -411,7 +411,7 @@ func (s *Server) getSkill(_ context.Context, r *Request, p *mcp.GetSkillParams) 
 	}
 	res := &mcp.GetSkillResult{Skill: *sk}
 	if r.modern {
-		res.Cache = cacheHint(s.opts.ListCache)
+		res.Cache = s.listCache(false)
 	}
 	return res, nil
 }

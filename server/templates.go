@@ -68,7 +68,7 @@ func (s *Server) listTemplates(ctx context.Context, r *Request, p *mcp.ListResou
 		res.NextCursor = s.encodeCursor(mcp.MethodResourcesTemplatesList, last)
 	}
 	if r.modern {
-		res.Cache = cacheHint(s.opts.ListCache)
+		res.Cache = s.listCache(s.opts.Visibility.ResourceTemplate != nil)
 	}
 	return res, nil
 }

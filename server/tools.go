@@ -176,7 +176,7 @@ func (s *Server) listTools(ctx context.Context, r *Request, p *mcp.ListToolsPara
 		res.NextCursor = s.encodeCursor(mcp.MethodToolsList, last)
 	}
 	if r.modern {
-		res.Cache = cacheHint(s.opts.ListCache)
+		res.Cache = s.listCache(s.opts.Visibility.Tool != nil)
 	}
 	return res, nil
 }
