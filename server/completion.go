@@ -26,8 +26,15 @@ func (s *Server) SetCompletionHandler(h CompletionHandler) {
 
 // complete answers completion/complete.
 func (s *Server) complete(ctx context.Context, r *Request, p *mcp.CompleteParams) (result, error) {
-	if p.Ref.Type != mcp.ReferencePrompt && p.Ref.Type != mcp.ReferenceResource {
+	switch {
+	case p.Ref.Type != mcp.ReferencePrompt && p.Ref.Type != mcp.ReferenceResource:
 		return nil, invalidParams("ref.type %q is not %q or %q", p.Ref.Type, mcp.ReferencePrompt, mcp.ReferenceResource)
+	case p.Ref.Type == mcp.ReferencePrompt && p.Ref.Name == "":
+		return nil, invalidParams("a %q ref needs the name of the prompt whose argument is completed", mcp.ReferencePrompt)
+	case p.Ref.Type == mcp.ReferenceResource && p.Ref.URI == "":
+		return nil, invalidParams("a %q ref needs the uri (or uri template) whose variable is completed", mcp.ReferenceResource)
+	case p.Argument.Name == "":
+		return nil, invalidParams("completion/complete needs argument.name, the argument (or template variable) to complete")
 	}
 	h := s.completion.Load()
 	if h == nil {

@@ -325,3 +325,37 @@ func TestCaching_ListsThatVaryByCallerAreNotPublic(t *testing.T) {
 		t.Errorf("tools/list with ListCache.Scope set to public: cacheScope %s", got)
 	}
 }
+
+func TestCompletion_RequestWithoutItsRequiredMembersIsInvalidParams(t *testing.T) {
+	s := fullServer(t, nil)
+	ran := make(chan *mcp.CompleteParams, 1)
+	s.SetCompletionHandler(func(_ context.Context, _ *Request, p *mcp.CompleteParams) (*mcp.CompleteResult, error) {
+		select {
+		case ran <- p:
+		default:
+		}
+		return &mcp.CompleteResult{}, nil
+	})
+	for _, v := range allVersions {
+		c := open(t, s, v, `{}`, nil)
+		for _, params := range []string{
+			`{"ref":{"type":"ref/prompt"},"argument":{"name":"arg1","value":""}}`,   // a PromptReference needs its name
+			`{"ref":{"type":"ref/resource"},"argument":{"name":"arg1","value":""}}`, // a ResourceTemplateReference its uri
+			`{"ref":{"type":"ref/prompt","name":"hello"}}`,                          // no argument
+			`{"ref":{"type":"ref/prompt","name":"hello"},"argument":{"value":"x"}}`, // an argument without its name
+		} {
+			if e := c.callErr("completion/complete", params); e.Code != jsonrpc.CodeInvalidParams {
+				t.Errorf("%s: %s answered %v, want -32602", v, params, e)
+			}
+		}
+		c.mustCall("completion/complete", `{"ref":{"type":"ref/resource","uri":"test://{id}"},"argument":{"name":"id","value":""}}`)
+	}
+	select {
+	case p := <-ran:
+		if p.Ref.URI != "test://{id}" {
+			t.Errorf("the handler ran for %+v; want only the well-formed request", p)
+		}
+	default:
+		t.Error("the handler never ran for a well-formed request")
+	}
+}
