@@ -31,9 +31,21 @@ func (s *Server) initialize(ctx context.Context, r *Request, p *mcp.InitializePa
 	return &mcp.InitializeResult{
 		ProtocolVersion: v,
 		Capabilities:    caps,
-		ServerInfo:      s.info,
+		ServerInfo:      implementationForVersion(s.info, v),
 		Instructions:    s.opts.Instructions,
 	}, nil
+}
+
+// implementationForVersion returns the server's self-description as a
+// client of version v may see it: without the members v does not have.
+func implementationForVersion(i mcp.Implementation, v string) mcp.Implementation {
+	if !mcp.SupportsTitles(v) {
+		i.Title = ""
+	}
+	if !mcp.SupportsIcons(v) {
+		i.Description, i.WebsiteURL, i.Icons = "", "", nil
+	}
+	return i
 }
 
 // requireInitializeMembers returns the -32602 error for initialize params

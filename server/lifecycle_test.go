@@ -62,6 +62,24 @@ func TestInitialize_NegotiatesEveryLegacyVersion(t *testing.T) {
 	}
 }
 
+func TestInitialize_ServerInfoHasOnlyTheMembersOfTheVersion(t *testing.T) {
+	s := New(mcp.Implementation{Name: "weft-test", Title: "Weft Test", Version: "1", Description: "A test server.",
+		WebsiteURL: "https://example.com", Icons: []mcp.Icon{{Src: "https://example.com/i.png"}}}, nil)
+	for _, v := range legacyVersions {
+		c := connect(t, s, nil)
+		res := c.mustCall(mcp.MethodInitialize, fmt.Sprintf(`{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"c","version":"1"}}`, v))
+		info := []byte(member(t, res, "serverInfo"))
+		for name, since := range map[string]bool{
+			"name": true, "version": true, "title": mcp.SupportsTitles(v),
+			"description": mcp.SupportsIcons(v), "websiteUrl": mcp.SupportsIcons(v), "icons": mcp.SupportsIcons(v),
+		} {
+			if got := member(t, info, name) != ""; got != since {
+				t.Errorf("%s: serverInfo %s has %s = %v, want %v", v, info, name, got, since)
+			}
+		}
+	}
+}
+
 func TestInitialize_UnknownVersionGetsLatestLegacy(t *testing.T) {
 	s := fullServer(t, nil)
 	for _, asked := range []string{"1999-01-01", mcp.Version20260728, "not-a-version"} {
