@@ -33,7 +33,8 @@ type ResultPtr[R any] interface {
 // case-sensitively, duplicates are rejected): a client whose params do not
 // decode gets -32602 naming the method and the problem, and a method that
 // was never added is -32601. h's result is sent as it is, with the modern
-// resultType and _meta stamps on a modern request; an error from h is sent
+// resultType and _meta stamps on a modern request (made on a copy, so h
+// may answer with a value it shares); an error from h is sent
 // as a protocol error (a *jsonrpc.Error as it is, anything else as -32603
 // with its text). The method exists in every protocol version, and passes
 // through Options.Middleware like any other.
@@ -56,7 +57,8 @@ func AddMethod[P, R any, PP ParamsPtr[P], RP ResultPtr[R]](s *Server, method str
 		if res == nil {
 			return nil, fmt.Errorf("the handler of %s returned neither a result nor an error", method)
 		}
-		return res, nil
+		out := *res // the handler's value may be shared: the modern stamps go on a copy
+		return RP(&out), nil
 	})
 	rt.custom = true
 	s.methods.add(method, rt)

@@ -11,6 +11,7 @@ import (
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/server"
+	"github.com/weftmcp/weft/transport"
 )
 
 // reverseParams and reverseResult are the params and result of a custom
@@ -115,5 +116,28 @@ func TestAddMethod_RefusesToReplaceAProtocolMethod(t *testing.T) {
 				return &reverseResult{}, nil
 			})
 		})
+	}
+}
+
+func TestAddMethod_AModernAnswerLeavesTheHandlersValueAlone(t *testing.T) {
+	// A handler may answer every request with one value; stamping it for a
+	// modern request must not change what a legacy request gets later.
+	shared := &reverseResult{Reversed: "tfew"}
+	s := server.New(mcp.Implementation{Name: "ext", Version: "1"}, &server.Options{Logger: quiet})
+	server.AddMethod(s, methodReverse, func(context.Context, *server.Request, *reverseParams) (*reverseResult, error) {
+		return shared, nil
+	})
+	params := `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"text":"weft"}`
+	resp := s.ServeRequest(testCtx(t), &jsonrpc.Request{ID: jsonrpc.Int64ID(1), Method: methodReverse, Params: []byte(params)}, transport.RequestInfo{}, nil)
+	if resp.Error != nil || !strings.Contains(string(resp.Result), `"resultType":"complete"`) {
+		t.Fatalf("modern answer: %s %v", resp.Result, resp.Error)
+	}
+	if shared.ResultType != "" || shared.Meta != nil {
+		t.Errorf("the handler's value was changed to resultType %q, _meta %v", shared.ResultType, shared.Meta)
+	}
+	cs := dialOver(t, "pipe", s, mcp.Version20251125, nil)
+	res, err := client.Call[reverseResult](testCtx(t), cs, methodReverse, &reverseParams{Text: "weft"})
+	if err != nil || res.ResultType != "" || res.Meta != nil {
+		t.Errorf("legacy answer after a modern one: %+v %v; want no resultType or _meta", res, err)
 	}
 }
