@@ -136,7 +136,9 @@ func (s *Server) run(ctx context.Context, r *Request, rt *route, p paramsBase) (
 
 // dispatch serves a request whose era is settled, by its route rt, with
 // its decoded params on r: it checks that the method exists in the
-// request's version and is served, sets up multi round-trip state, calls
+// request's version and is served (or was declared to the legacy session
+// in initialize, though nothing of its kind is left), sets up multi
+// round-trip state, calls
 // the handler, and finishes the result for the era.
 func (s *Server) dispatch(ctx context.Context, r *Request, rt *route) (Result, error) {
 	p := r.decoded
@@ -144,7 +146,7 @@ func (s *Server) dispatch(ctx context.Context, r *Request, rt *route) (Result, e
 	if r.version != "" && !rt.custom && !mcp.MethodInVersion(r.method, r.version) && !extension {
 		return nil, methodNotFound(r.method, "it does not exist in protocol version "+r.version)
 	}
-	if !s.serves(rt.feature) {
+	if !s.serves(rt.feature) && (r.session == nil || !r.session.declared(rt.feature)) {
 		switch rt.feature {
 		case featureTasks:
 			return nil, methodNotFound(r.method, "this server runs no tasks")

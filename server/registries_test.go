@@ -359,3 +359,40 @@ func TestCompletion_RequestWithoutItsRequiredMembersIsInvalidParams(t *testing.T
 		t.Error("the handler never ran for a well-formed request")
 	}
 }
+
+func TestListChanged_ASessionToldOfAListCanStillListItOnceItIsEmpty(t *testing.T) {
+	s := newTestServer(t, nil)
+	AddTool(s, &mcp.Tool{Name: "only", Description: "d"}, func(context.Context, *Request, struct{}) (string, error) { return "", nil })
+	s.AddPrompt(&mcp.Prompt{Name: "only"}, func(context.Context, *Request, map[string]string) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{}, nil
+	})
+	s.AddResource(&mcp.Resource{URI: "test://only", Name: "only"}, func(_ context.Context, _ *Request, uri string, _ map[string]string) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: mcp.ResourceContentsList{&mcp.TextResourceContents{URI: uri, Text: "x"}}}, nil
+	})
+	c := open(t, s, mcp.Version20251125, `{}`, nil)
+	s.RemoveTools("only")
+	s.RemovePrompts("only")
+	s.RemoveResources("test://only")
+	for _, want := range []string{mcp.NotificationToolsListChanged, mcp.NotificationPromptsListChanged, mcp.NotificationResourcesListChanged} {
+		if n := c.nextNote(); n.Method != want {
+			t.Fatalf("notification %s, want %s", n.Method, want)
+		}
+	}
+	// initialize declared tools, prompts and resources: listing them again
+	// after list_changed gives empty lists, not -32601.
+	for method, list := range map[string]string{"tools/list": "tools", "prompts/list": "prompts",
+		"resources/list": "resources", "resources/templates/list": "resourceTemplates"} {
+		res, err := c.call(method, `{}`)
+		if err != nil || member(t, res, list) != "[]" {
+			t.Errorf("%s after its last item was removed: %s %v; want an empty list", method, res, err)
+		}
+	}
+	if e := c.callErr("tools/call", `{"name":"only"}`); e.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("calling the removed tool: %v, want -32602 unknown tool", e)
+	}
+	c.mustCall("resources/subscribe", `{"uri":"test://only"}`)
+	fresh := open(t, s, mcp.Version20251125, `{}`, nil) // told of none of them
+	if e := fresh.callErr("tools/list", `{}`); e.Code != jsonrpc.CodeMethodNotFound {
+		t.Errorf("tools/list on a session initialized with no tools: %v, want -32601", e)
+	}
+}

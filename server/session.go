@@ -497,6 +497,20 @@ func (ss *Session) wantsListChanged(f feature) bool {
 	return ss.phase == phaseReady && ss.listChanged[f]
 }
 
+// declared reports whether initialize declared the tools, prompts or
+// resources capability of f to the session's client: the methods of f
+// then exist for the session even once nothing of f is left. Every list
+// the server declares may change, so what noteListChangedLocked recorded
+// is what was declared.
+func (ss *Session) declared(f feature) bool {
+	if f > featureResources {
+		return false
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.phase != phaseNew && ss.listChanged[f]
+}
+
 // subscribed reports whether the session subscribed to uri.
 func (ss *Session) subscribed(uri string) bool {
 	if rec := ss.stored(); rec != nil {
