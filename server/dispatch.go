@@ -160,6 +160,9 @@ func (s *Server) dispatch(ctx context.Context, r *Request, rt *route) (Result, e
 			return nil, err
 		}
 	}
+	// Deferred, so that a handler's panic, answered -32603 further up,
+	// also ends what the request may send.
+	defer r.finish()
 	res, err := rt.serve(s, ctx, r, p)
 	switch {
 	case r.refuse(err):
@@ -167,7 +170,6 @@ func (s *Server) dispatch(ctx context.Context, r *Request, rt *route) (Result, e
 	case r.round != nil && r.round.hasPending():
 		res, err = r.inputRequired()
 	}
-	r.finish()
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"testing"
 
 	"github.com/weftmcp/weft/jsonrpc"
@@ -116,5 +117,41 @@ func TestRun_EndsWithItsContext(t *testing.T) {
 	}
 	if _, err := s.Connect(ctx, serverEnd, nil); err == nil {
 		t.Errorf("Connect with an ended context succeeded")
+	}
+}
+
+func TestServeRequest_NothingRelatedFollowsThePanicAnswer(t *testing.T) {
+	s := newTestServer(t, &Options{Logger: quietLogger})
+	escaped := make(chan *Request, 1)
+	AddTool(s, &mcp.Tool{Name: "boom", Description: "Panics."}, func(ctx context.Context, r *Request, _ struct{}) (string, error) {
+		escaped <- r
+		panic("boom")
+	})
+	var mu sync.Mutex
+	var sent []string
+	notify := func(_ context.Context, msg *jsonrpc.Request) error {
+		mu.Lock()
+		defer mu.Unlock()
+		sent = append(sent, msg.Method)
+		return nil
+	}
+	params := `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},` +
+		`"progressToken":"tok","io.modelcontextprotocol/logLevel":"debug"},"name":"boom"}`
+	resp := s.ServeRequest(context.Background(), &jsonrpc.Request{ID: jsonrpc.Int64ID(1), Method: "tools/call", Params: []byte(params)},
+		transport.RequestInfo{}, notify)
+	if resp.Error == nil || resp.Error.Code != jsonrpc.CodeInternalError {
+		t.Fatalf("a panicking handler answered %s %v; want -32603", resp.Result, resp.Error)
+	}
+	r := <-escaped
+	if err := r.Progress(context.Background(), 1, 0, "after the answer"); !errors.Is(err, ErrRequestDone) {
+		t.Errorf("progress after the -32603 answer: %v, want ErrRequestDone", err)
+	}
+	if err := r.Log(context.Background(), mcp.LevelError, "", "after the answer"); !errors.Is(err, ErrRequestDone) {
+		t.Errorf("log after the -32603 answer: %v, want ErrRequestDone", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(sent) != 0 {
+		t.Errorf("notifications sent after the answer: %v", sent)
 	}
 }
