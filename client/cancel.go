@@ -33,6 +33,13 @@ func (s *Session) abandoned(id jsonrpc.ID, method string, cause error) {
 		}
 		return
 	}
+	s.inBackground(func() { s.sendCancel(id, method, cause) })
+}
+
+// inBackground runs send on a goroutine of its own that Close waits for,
+// unless the session is closed already: a cancel the caller need not wait
+// for.
+func (s *Session) inBackground(send func()) {
 	s.closeMu.Lock()
 	if s.closed {
 		s.closeMu.Unlock()
@@ -42,7 +49,7 @@ func (s *Session) abandoned(id jsonrpc.ID, method string, cause error) {
 	s.closeMu.Unlock()
 	go func() {
 		defer s.notifying.Done()
-		s.sendCancel(id, method, cause)
+		send()
 	}()
 }
 
@@ -76,19 +83,11 @@ func cancelReason(cause error) string {
 // to tasks). It is sent in the background, as for an ordinary call, so the
 // caller returns at once (Close waits for it).
 func (s *Session) abandonedTask(h *TaskHandle) {
-	s.closeMu.Lock()
-	if s.closed {
-		s.closeMu.Unlock()
-		return
-	}
-	s.notifying.Add(1)
-	s.closeMu.Unlock()
-	go func() {
-		defer s.notifying.Done()
+	s.inBackground(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), cancelSendTimeout)
 		defer cancel()
 		if err := h.Cancel(ctx); err != nil && s.conn.Err() == nil {
 			s.client.logger.Warn("client: could not cancel the task of a call whose context ended", "task", h.ID(), "error", err)
 		}
-	}()
+	})
 }

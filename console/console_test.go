@@ -252,40 +252,19 @@ func TestOwnPageAtAnAllowedHostMayCancel(t *testing.T) {
 // endpoint's Origin rule admits no page of that name; a page of another
 // origin may not.
 func TestOwnPageOnAPublicAddressMaySignIn(t *testing.T) {
-	store, bus := tasks.NewMemoryStore(), tasks.NewMemoryBus()
-	rt, err := tasks.New(store, bus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.Close(context.Background()) })
-	verifier := auth.VerifierFunc(func(_ context.Context, token string) (*auth.TokenInfo, error) {
-		return &auth.TokenInfo{Subject: "ops", Scopes: []string{console.DefaultAdminScope}}, nil
-	})
-	c, err := console.New(console.Options{Runtime: rt, Store: store, Bus: bus, Verifier: verifier})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newTokenConsole(t)
 	public := &net.TCPAddr{IP: net.IPv4(192, 0, 2, 10), Port: 8081}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, public)))
 	}))
 	t.Cleanup(srv.Close)
-	resp, err := http.Get(srv.URL + "/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	m := regexp.MustCompile(`name="weft-csrf" content="([^"]+)"`).FindStringSubmatch(string(page))
-	if m == nil {
-		t.Fatalf("the page has no CSRF token: %s", page)
-	}
+	csrf := csrfOf(t, srv.URL+"/")
 	for origin, want := range map[string]int{"http://console.example.com": http.StatusNoContent, "http://evil.example.com": http.StatusForbidden} {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/session", strings.NewReader("token=t"))
 		req.Host = "console.example.com"
 		req.Header.Set("Origin", origin)
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("X-Weft-Console-Csrf", m[1])
+		req.Header.Set("X-Weft-Console-Csrf", csrf)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -302,6 +281,32 @@ func TestOwnPageOnAPublicAddressMaySignIn(t *testing.T) {
 // the console is mounted at, so that a browser sends the token to the
 // console only and not to the application's other handlers on the host.
 func TestSignInCookieIsScopedToTheConsolesPath(t *testing.T) {
+	c := newTokenConsole(t)
+	mux := http.NewServeMux()
+	mux.Handle("/ops/console/", http.StripPrefix("/ops/console", c))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	csrf := csrfOf(t, srv.URL+"/ops/console/")
+	for _, path := range []string{"session", "session/end"} {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/ops/console/"+path, strings.NewReader("token=t"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Weft-Console-Csrf", csrf)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		cookies := resp.Cookies()
+		if resp.StatusCode != http.StatusNoContent || len(cookies) != 1 || cookies[0].Path != "/ops/console/" {
+			t.Errorf("POST %s: %d, cookies %v; want 204 and the cookie's path /ops/console/", path, resp.StatusCode, cookies)
+		}
+	}
+}
+
+// newTokenConsole returns a console over a runtime of its own whose
+// verifier takes any token as an operator's.
+func newTokenConsole(t *testing.T) *console.Console {
+	t.Helper()
 	store, bus := tasks.NewMemoryStore(), tasks.NewMemoryBus()
 	rt, err := tasks.New(store, bus)
 	if err != nil {
@@ -315,32 +320,5 @@ func TestSignInCookieIsScopedToTheConsolesPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/ops/console/", http.StripPrefix("/ops/console", c))
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	resp, err := http.Get(srv.URL + "/ops/console/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	m := regexp.MustCompile(`name="weft-csrf" content="([^"]+)"`).FindStringSubmatch(string(page))
-	if m == nil {
-		t.Fatalf("the page has no CSRF token: %s", page)
-	}
-	for _, path := range []string{"session", "session/end"} {
-		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/ops/console/"+path, strings.NewReader("token=t"))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("X-Weft-Console-Csrf", m[1])
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		cookies := resp.Cookies()
-		if resp.StatusCode != http.StatusNoContent || len(cookies) != 1 || cookies[0].Path != "/ops/console/" {
-			t.Errorf("POST %s: %d, cookies %v; want 204 and the cookie's path /ops/console/", path, resp.StatusCode, cookies)
-		}
-	}
+	return c
 }

@@ -233,15 +233,8 @@ func TestASpanEndsWhenItsHandlerPanics(t *testing.T) {
 	if _, err := client.CallTool[booked](ctx, cs, "book", bookIn{Room: "Ada"}); err == nil {
 		t.Fatal("booking with an elicitation handler that panics succeeded")
 	}
-	for _, s := range []sdktrace.ReadOnlySpan{
-		find(t, serverSpans.Ended(), "resources/read", trace.SpanKindServer),
-		find(t, clientSpans.Ended(), "elicitation/create", trace.SpanKindServer),
-	} {
-		wantAttrs(t, s, map[attribute.Key]string{"error.type": "-32603", "rpc.response.status_code": "-32603"})
-		if s.Status().Code != codes.Error {
-			t.Errorf("span %q (%s) has status %v, want Error", s.Name(), s.SpanKind(), s.Status())
-		}
-	}
+	wantInternalErrors(t, find(t, serverSpans.Ended(), "resources/read", trace.SpanKindServer),
+		find(t, clientSpans.Ended(), "elicitation/create", trace.SpanKindServer))
 	if started, ended := len(serverSpans.Started())+len(clientSpans.Started()), len(serverSpans.Ended())+len(clientSpans.Ended()); started != ended {
 		t.Errorf("%d spans started and %d ended", started, ended)
 	}
@@ -274,10 +267,15 @@ func TestAPlainHandlerErrorIsRecordedAsTheInternalErrorItIsAnswered(t *testing.T
 	if _, err := client.CallTool[booked](ctx, cs, "book", bookIn{Room: "Ada"}); err == nil {
 		t.Fatal("booking with an elicitation handler that fails succeeded")
 	}
-	for _, s := range []sdktrace.ReadOnlySpan{
-		find(t, serverSpans.Ended(), "resources/read", trace.SpanKindServer),
-		find(t, clientSpans.Ended(), "elicitation/create", trace.SpanKindServer),
-	} {
+	wantInternalErrors(t, find(t, serverSpans.Ended(), "resources/read", trace.SpanKindServer),
+		find(t, clientSpans.Ended(), "elicitation/create", trace.SpanKindServer))
+}
+
+// wantInternalErrors checks that each span ended as a -32603 answer, with
+// status Error.
+func wantInternalErrors(t *testing.T, spans ...sdktrace.ReadOnlySpan) {
+	t.Helper()
+	for _, s := range spans {
 		wantAttrs(t, s, map[attribute.Key]string{"error.type": "-32603", "rpc.response.status_code": "-32603"})
 		if s.Status().Code != codes.Error {
 			t.Errorf("span %q (%s) has status %v, want Error", s.Name(), s.SpanKind(), s.Status())

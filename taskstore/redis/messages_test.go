@@ -21,9 +21,7 @@ func TestAnAppendWhoseReplyIsLostStoresTheMessageOnce(t *testing.T) {
 	session := rand.Text()
 	d.arm()
 	n, err := log.Append(ctx, session, sessions.ToClient, []byte(`{"n":1}`))
-	if !d.didFire() {
-		t.Fatal("the reply was not dropped")
-	}
+	d.mustHaveDropped(t)
 	if err != nil {
 		t.Fatalf("Append: %v", err)
 	}

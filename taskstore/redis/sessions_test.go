@@ -10,6 +10,7 @@ import (
 
 	"github.com/weftmcp/weft/sessions"
 	"github.com/weftmcp/weft/sessions/sessiontest"
+	"github.com/weftmcp/weft/taskstore/redis"
 )
 
 func TestSessionStoreContract(t *testing.T) {
@@ -40,6 +41,21 @@ func TestMessageLogPairContract(t *testing.T) {
 	})
 }
 
+// storedSession stores a live session on a store of its own whose replies
+// d can drop.
+func storedSession(t *testing.T) (context.Context, *redis.SessionStore, *sessions.Record, *replyDropper) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	s, d := newReplyDroppingStore(t)
+	ss := s.Sessions()
+	rec := newSessionRecord(time.Now())
+	if err := ss.Create(ctx, rec); err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	return ctx, ss, rec, d
+}
+
 // newSessionRecord returns a live session of alice last seen at seen.
 func newSessionRecord(seen time.Time) *sessions.Record {
 	return &sessions.Record{ID: rand.Text(), Principal: "alice", Version: "2025-11-25", Level: "info",
@@ -59,9 +75,7 @@ func TestASessionCreateWhoseReplyIsLostReportsTheSessionCreated(t *testing.T) {
 	rec := newSessionRecord(time.Now())
 	d.arm()
 	err := ss.Create(ctx, rec)
-	if !d.didFire() {
-		t.Fatal("the reply was not dropped")
-	}
+	d.mustHaveDropped(t)
 	if _, gerr := ss.Get(ctx, rec.ID); gerr != nil {
 		t.Fatalf("Get after Create: %v", gerr)
 	}
@@ -77,20 +91,10 @@ func TestASessionCreateWhoseReplyIsLostReportsTheSessionCreated(t *testing.T) {
 // session ended. The retried script finds it ended; reported as
 // ErrNotFound, the client's DELETE would get 404 for the session it ended.
 func TestASessionEndWhoseReplyIsLostReportsTheSessionEnded(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	s, d := newReplyDroppingStore(t)
-	ss := s.Sessions()
-
-	rec := newSessionRecord(time.Now())
-	if err := ss.Create(ctx, rec); err != nil {
-		t.Fatalf("Create: %v", err)
-	}
+	ctx, ss, rec, d := storedSession(t)
 	d.arm()
 	err := ss.End(ctx, rec.ID, rec.Principal)
-	if !d.didFire() {
-		t.Fatal("the reply was not dropped")
-	}
+	d.mustHaveDropped(t)
 	if got, gerr := ss.Get(ctx, rec.ID); gerr != nil || !got.Ended {
 		t.Fatalf("Get after End = %+v, %v; want the session ended", got, gerr)
 	}
@@ -106,20 +110,10 @@ func TestASessionEndWhoseReplyIsLostReportsTheSessionEnded(t *testing.T) {
 // it deleted. The retried script finds them gone and returns none, so no
 // instance would end its copies or forget their messages.
 func TestAnExpireWhoseReplyIsLostReportsTheSessionsItDeleted(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	s, d := newReplyDroppingStore(t)
-	ss := s.Sessions()
-
-	rec := newSessionRecord(time.Now())
-	if err := ss.Create(ctx, rec); err != nil {
-		t.Fatalf("Create: %v", err)
-	}
+	ctx, ss, rec, d := storedSession(t)
 	d.arm()
 	ids, err := ss.Expire(ctx, rec.LastSeen.Add(time.Second), 10)
-	if !d.didFire() {
-		t.Fatal("the reply was not dropped")
-	}
+	d.mustHaveDropped(t)
 	if err != nil {
 		t.Fatalf("Expire: %v", err)
 	}

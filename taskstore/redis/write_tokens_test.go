@@ -80,11 +80,15 @@ func (d *replyDropper) arm() {
 	d.mu.Unlock()
 }
 
-// didFire reports whether a reply was lost since arm.
-func (d *replyDropper) didFire() bool {
+// mustHaveDropped fails the test unless a reply was lost since arm.
+func (d *replyDropper) mustHaveDropped(t *testing.T) {
+	t.Helper()
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.fired
+	fired := d.fired
+	d.mu.Unlock()
+	if !fired {
+		t.Fatal("the reply was not dropped")
+	}
 }
 
 // newReplyDroppingStore returns a Store on a client of its own whose
@@ -114,9 +118,7 @@ func TestACreateWhoseReplyIsLostReportsTheTaskCreated(t *testing.T) {
 	rec := newTask()
 	d.arm()
 	err := s.Create(ctx, rec, tasks.Quota{})
-	if !d.didFire() {
-		t.Fatal("the reply was not dropped")
-	}
+	d.mustHaveDropped(t)
 	stored, gerr := s.Get(ctx, rec.ID)
 	if gerr != nil {
 		t.Fatalf("Get after Create: %v", gerr)
@@ -147,9 +149,7 @@ func TestAnUpdateWhoseReplyIsLostReportsTheWriteMade(t *testing.T) {
 	done.Status, done.Result, done.UpdatedAt = tasks.StatusCompleted, []byte(`{}`), time.Now()
 	d.arm()
 	err := s.Update(ctx, &done)
-	if !d.didFire() {
-		t.Fatal("the reply was not dropped")
-	}
+	d.mustHaveDropped(t)
 	stored, gerr := s.Get(ctx, rec.ID)
 	if gerr != nil {
 		t.Fatalf("Get after Update: %v", gerr)
@@ -200,9 +200,7 @@ func TestADeleteWhoseReplyIsLostReportsTheTaskDeleted(t *testing.T) {
 	}
 	d.arm()
 	err := s.Delete(ctx, rec.ID)
-	if !d.didFire() {
-		t.Fatal("the reply was not dropped")
-	}
+	d.mustHaveDropped(t)
 	if _, gerr := s.Get(ctx, rec.ID); !errors.Is(gerr, tasks.ErrNotFound) {
 		t.Fatalf("Get after Delete: %v, want ErrNotFound", gerr)
 	}
@@ -234,9 +232,7 @@ func TestADeleteExpiredWhoseReplyIsLostReportsWhatItDeleted(t *testing.T) {
 	}
 	d.arm()
 	gone, err := s.DeleteExpired(ctx, rec.ExpiresAt.Add(time.Minute), 10)
-	if !d.didFire() {
-		t.Fatal("the reply was not dropped")
-	}
+	d.mustHaveDropped(t)
 	if err != nil {
 		t.Fatalf("DeleteExpired: %v", err)
 	}
