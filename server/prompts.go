@@ -104,5 +104,14 @@ func (s *Server) getPrompt(ctx context.Context, r *Request, p *mcp.GetPromptPara
 	if out.Messages == nil {
 		out.Messages = []mcp.PromptMessage{}
 	}
+	cloned := false
+	for i, m := range out.Messages {
+		if c := contentForVersion(m.Content, r.version); c != m.Content {
+			if !cloned {
+				out.Messages, cloned = slices.Clone(out.Messages), true // the handler's slice may be shared
+			}
+			out.Messages[i].Content = c
+		}
+	}
 	return &out, nil
 }

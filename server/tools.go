@@ -292,6 +292,7 @@ func (s *Server) invokeTool(ctx context.Context, r *Request, t *serverTool, args
 	if out.Content == nil {
 		out.Content = mcp.Contents{}
 	}
+	out.Content = contentsForVersion(out.Content, r.version)
 	return &out, nil
 }
 
