@@ -67,6 +67,7 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *server.Options) (
 		o.Instructions = wrapped.Instructions()
 	}
 	p.srv = server.New(mcp.Implementation{Name: info.Name, Title: info.Title, Version: info.Version}, &o)
+	p.listenForListChanges(ctx)
 	if err := p.sync(ctx); err != nil {
 		wrapped.Close()
 		return nil, err
