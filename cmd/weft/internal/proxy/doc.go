@@ -7,6 +7,7 @@
 // client session; cancelling the call (or the task it runs in) cancels the
 // wrapped call. The wrapped server's progress notifications are passed on,
 // and its questions (elicitation and sampling) are asked of the client whose
-// call they belong to. Roots are not passed on: the wrapped server runs
+// call they belong to. A client subscribed to a resource hears of the
+// wrapped server's changes to it. Roots are not passed on: the wrapped server runs
 // beside the proxy, not beside the client.
 package proxy

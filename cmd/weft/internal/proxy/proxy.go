@@ -18,6 +18,7 @@ type Proxy struct {
 	srv     *server.Server
 	logger  *slog.Logger
 	calls   callTable
+	subs    subscriptions
 
 	// connected is closed when Connect ends, and ok (set before) says
 	// whether it succeeded. A list change the wrapped server announces
@@ -55,6 +56,7 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *server.Options) (
 		OnToolsListChanged:     func(context.Context, *mcp.ToolListChangedNotificationParams) { go p.resync() },
 		OnPromptsListChanged:   func(context.Context, *mcp.PromptListChangedNotificationParams) { go p.resync() },
 		OnResourcesListChanged: func(context.Context, *mcp.ResourceListChangedNotificationParams) { go p.resync() },
+		OnResourceUpdated:      p.resourceUpdated,
 		Logger:                 p.logger,
 	})
 	wrapped, err := c.Connect(ctx, stream)
@@ -63,6 +65,7 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *server.Options) (
 	}
 	p.wrapped = wrapped
 	info := wrapped.ServerInfo()
+	o.Middleware = append(o.Middleware[:len(o.Middleware):len(o.Middleware)], p.forwardSubscriptions)
 	if o.Instructions == "" {
 		o.Instructions = wrapped.Instructions()
 	}
