@@ -8,6 +8,7 @@
 // wrapped call. The wrapped server's progress notifications are passed on,
 // and its questions (elicitation and sampling) are asked of the client whose
 // call they belong to. A client subscribed to a resource hears of the
-// wrapped server's changes to it. Roots are not passed on: the wrapped server runs
+// wrapped server's changes to it, and argument completions are the wrapped
+// server's. Roots are not passed on: the wrapped server runs
 // beside the proxy, not beside the client.
 package proxy

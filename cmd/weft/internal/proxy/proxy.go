@@ -70,6 +70,9 @@ func Connect(ctx context.Context, stream jsonrpc.Stream, opts *server.Options) (
 		o.Instructions = wrapped.Instructions()
 	}
 	p.srv = server.New(mcp.Implementation{Name: info.Name, Title: info.Title, Version: info.Version}, &o)
+	if p.offersCompletion() {
+		p.srv.SetCompletionHandler(p.complete)
+	}
 	p.listenForListChanges(ctx)
 	if err := p.sync(ctx); err != nil {
 		wrapped.Close()
