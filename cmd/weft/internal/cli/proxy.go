@@ -47,6 +47,9 @@ The proxy stops when the wrapped server exits, and on SIGINT or SIGTERM.
 			if dash != 0 || len(args) == 0 {
 				return usageError(`give the wrapped server's command line after "--", as in: weft proxy -- weft serve --stdio`)
 			}
+			if err := checkTaskLimits(f.settings); err != nil {
+				return err
+			}
 			ctx, cancel := context.WithCancelCause(cmd.Context())
 			defer cancel(nil)
 			logger := e.logger()

@@ -124,6 +124,9 @@ its server was lost. Give each server its own --instance name.
 			if (f.http == "") == !f.stdio {
 				return usageError("give exactly one of --http ADDR or --stdio")
 			}
+			if err := checkTaskLimits(f.settings); err != nil {
+				return err
+			}
 			logger := e.logger()
 			met, err := startMetrics(f.metrics, e.stderr, logger)
 			if err != nil {

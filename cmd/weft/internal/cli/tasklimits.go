@@ -17,3 +17,21 @@ func addTaskLimitFlags(cmd *cobra.Command, s *store.Settings) {
 	cmd.Flags().DurationVar(&s.MaxTTL, "max-ttl", tasks.DefaultMaxTTL,
 		"the longest a task is kept after it is created: a client asking for a longer ttl gets this one; -1s for no maximum")
 }
+
+// checkTaskLimits rejects task limits the flags cannot mean: 0 (which the
+// engine would read as its default) and counts below -1, the one value
+// that lifts a limit.
+func checkTaskLimits(s store.Settings) error {
+	for _, l := range []struct {
+		flag string
+		n    int
+	}{{"--max-tasks-per-client", s.MaxTasksPerPrincipal}, {"--max-tasks", s.MaxTasks}} {
+		if l.n == 0 || l.n < -1 {
+			return usageError("%s %d: give at least 1, or -1 for no limit", l.flag, l.n)
+		}
+	}
+	if s.MaxTTL == 0 {
+		return usageError("--max-ttl 0: give a duration such as 24h, or -1s for no maximum")
+	}
+	return nil
+}
