@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -68,7 +69,8 @@ The proxy stops when the wrapped server exits, and on SIGINT or SIGTERM.
 			if err != nil {
 				return err
 			}
-			defer rt.Close()
+			closeRuntime := sync.OnceValue(rt.Close)
+			defer closeRuntime()
 			defer con.Close()
 			opts := rt.ServerOptions(logger)
 			if err := f.shareSessions(ctx, rt.Store, opts); err != nil {
@@ -83,6 +85,10 @@ The proxy stops when the wrapped server exits, and on SIGINT or SIGTERM.
 				return err
 			}
 			defer p.Close()
+			// Before the wrapped server goes: its running calls get the
+			// runtime's grace, then their tasks are released for recovery,
+			// instead of failing at once on a closed connection.
+			defer closeRuntime()
 			go func() {
 				err := p.Wrapped().Wait()
 				cancel(fmt.Errorf("the wrapped server %s ended (%v); the proxy stops with it", args[0], err))
