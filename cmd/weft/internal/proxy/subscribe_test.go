@@ -59,8 +59,7 @@ func TestLegacyWrappedResourceUpdateReachesTheSubscribedClient(t *testing.T) {
 	const uri = "file:///watched.txt"
 	subscribed := make(chan string, 8)
 	proxyEnd, wrappedEnd := transport.Pipe()
-	var wrapped *jsonrpc.Conn
-	wrapped = jsonrpc.NewConn(wrappedEnd, jsonrpc.ConnOptions{Handler: jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	wrapped := jsonrpc.NewConn(wrappedEnd, jsonrpc.ConnOptions{Handler: jsonrpc.HandlerFunc(func(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		switch req.Method {
 		case mcp.MethodInitialize:
 			return stdjson.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{"resources":{"subscribe":true}},"serverInfo":{"name":"legacy","version":"1"}}`), nil
