@@ -33,7 +33,7 @@ func newBlackhole(t *testing.T) (*blackhole, string) {
 	t.Helper()
 	u, err := url.Parse(connString())
 	if err != nil || u.Host == "" {
-		t.Skipf("the proxy needs the database as a URL, not %q", connString())
+		t.Fatalf("the proxy needs the database as a URL: set WEFT_POSTGRES_URL to postgres://…, not %q", connString())
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
