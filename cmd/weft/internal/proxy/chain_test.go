@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/weftmcp/weft/client"
+	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/server"
 	"github.com/weftmcp/weft/tasks"
@@ -31,16 +32,7 @@ func newChain(t *testing.T, ctx context.Context, wrapped *server.Server, opts cl
 		t.Fatalf("connecting the wrapped server: %v", err)
 	}
 	t.Cleanup(func() { ws.Close() })
-	rt, err := tasks.New(tasks.NewMemoryStore(), tasks.NewMemoryBus(), tasks.WithLogger(quiet))
-	if err != nil {
-		t.Fatalf("tasks.New: %v", err)
-	}
-	t.Cleanup(func() { rt.Close(context.WithoutCancel(ctx)) })
-	p, err := Connect(ctx, wrappedEnd, &server.Options{Logger: quiet, Tasks: rt})
-	if err != nil {
-		t.Fatalf("Connect: %v", err)
-	}
-	t.Cleanup(func() { p.Close() })
+	p := connectProxy(t, ctx, wrappedEnd)
 	clientEnd, serverEnd := transport.Pipe()
 	ps, err := p.Server().Connect(ctx, serverEnd, nil)
 	if err != nil {
@@ -62,4 +54,23 @@ func newChain(t *testing.T, ctx context.Context, wrapped *server.Server, opts cl
 // echoTool registers a tool named name on s that answers its name.
 func echoTool(s *server.Server, name string) {
 	server.AddTool(s, &mcp.Tool{Name: name}, func(context.Context, *server.Request, struct{}) (string, error) { return name, nil })
+}
+
+// connectProxy connects a Proxy, with a memory task runtime and no
+// logging, to the wrapped server at the other end of stream; both close
+// when the test ends.
+func connectProxy(t *testing.T, ctx context.Context, stream jsonrpc.Stream) *Proxy {
+	t.Helper()
+	quiet := slog.New(slog.DiscardHandler)
+	rt, err := tasks.New(tasks.NewMemoryStore(), tasks.NewMemoryBus(), tasks.WithLogger(quiet))
+	if err != nil {
+		t.Fatalf("tasks.New: %v", err)
+	}
+	t.Cleanup(func() { rt.Close(context.WithoutCancel(ctx)) })
+	p, err := Connect(ctx, stream, &server.Options{Logger: quiet, Tasks: rt})
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
 }

@@ -3,14 +3,11 @@ package proxy
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"testing"
 	"time"
 
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
-	"github.com/weftmcp/weft/server"
-	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/transport"
 )
 
@@ -43,17 +40,7 @@ func TestListChangeAnnouncedDuringConnect(t *testing.T) {
 	})})
 	defer wrapped.Close()
 
-	quiet := slog.New(slog.DiscardHandler)
-	rt, err := tasks.New(tasks.NewMemoryStore(), tasks.NewMemoryBus(), tasks.WithLogger(quiet))
-	if err != nil {
-		t.Fatalf("tasks.New: %v", err)
-	}
-	defer rt.Close(ctx)
-	p, err := Connect(ctx, clientEnd, &server.Options{Logger: quiet, Tasks: rt})
-	if err != nil {
-		t.Fatalf("Connect: %v", err)
-	}
-	defer p.Close()
+	p := connectProxy(t, ctx, clientEnd)
 	for i, by := range []string{"Connect's sync", "the resync the announcement started"} {
 		select {
 		case <-lists:

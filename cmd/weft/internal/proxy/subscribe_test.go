@@ -11,7 +11,6 @@ import (
 	"github.com/weftmcp/weft/jsonrpc"
 	"github.com/weftmcp/weft/mcp"
 	"github.com/weftmcp/weft/server"
-	"github.com/weftmcp/weft/tasks"
 	"github.com/weftmcp/weft/transport"
 )
 
@@ -80,17 +79,7 @@ func TestLegacyWrappedResourceUpdateReachesTheSubscribedClient(t *testing.T) {
 		return nil, jsonrpc.NewError(jsonrpc.CodeMethodNotFound, "the scripted server does not serve %s", req.Method)
 	})})
 	defer wrapped.Close()
-	quiet := slog.New(slog.DiscardHandler)
-	rt, err := tasks.New(tasks.NewMemoryStore(), tasks.NewMemoryBus(), tasks.WithLogger(quiet))
-	if err != nil {
-		t.Fatalf("tasks.New: %v", err)
-	}
-	defer rt.Close(ctx)
-	p, err := Connect(ctx, proxyEnd, &server.Options{Logger: quiet, Tasks: rt})
-	if err != nil {
-		t.Fatalf("Connect: %v", err)
-	}
-	defer p.Close()
+	p := connectProxy(t, ctx, proxyEnd)
 
 	updated := make(chan string, 8)
 	var clients []*client.Session
@@ -101,7 +90,7 @@ func TestLegacyWrappedResourceUpdateReachesTheSubscribedClient(t *testing.T) {
 			t.Fatalf("serving the proxy: %v", err)
 		}
 		defer ss.Close()
-		cs, err := client.New(mcp.Implementation{Name: "downstream", Version: "1"}, &client.Options{Logger: quiet, ProtocolVersion: mcp.LatestLegacyVersion,
+		cs, err := client.New(mcp.Implementation{Name: "downstream", Version: "1"}, &client.Options{Logger: slog.New(slog.DiscardHandler), ProtocolVersion: mcp.LatestLegacyVersion,
 			OnResourceUpdated: func(_ context.Context, p *mcp.ResourceUpdatedNotificationParams) { updated <- p.URI }}).Connect(ctx, clientEnd)
 		if err != nil {
 			t.Fatalf("connecting to the proxy: %v", err)
